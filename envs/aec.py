@@ -1,0 +1,150 @@
+"""The PettingZoo AEC adapter shared by every game.
+
+One class serves all games through the forward-model contract: agents are ``player_0`` ..
+``player_{n-1}``, :meth:`StratagemAECEnv.observe` returns ``{"observation", "action_mask"}``,
+the mask is also in ``infos[agent]["action_mask"]``, rewards are the game's returns given at the
+end, and the same agent stays selected for as long as the game keeps it the mover (multi-action
+turns). ``env.unwrapped.state`` is the forward model; ``clone()`` it before searching.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from stratagem.envs.core import State
+from stratagem.envs.registry import make_game
+
+__all__ = ["StratagemAECEnv", "wrap_aec"]
+
+
+class StratagemAECEnv(AECEnv):
+    """A registered game as a PettingZoo AEC environment (the ``raw_env``).
+
+    Args:
+        game: Registry name of the game.
+        render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` (returns it) or
+            ``"rgb_array"`` (returns a picture).
+        **config: The game's configuration keywords (``map="kwah:3"``, ...).
+
+    Raises:
+        UnknownGameError, ValueError: For an unknown game, option or render mode.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(self, game: str, render_mode: str | None = None, **config: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
+                             f"None, got {render_mode!r}")
+        self.game = make_game(game, **config)
+        spec = self.game.spec
+        self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = spec.observation_bounds
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, spec.observation_shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (spec.action_size,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(spec.action_size) for a in self.possible_agents}
+        self._seeder = np.random.default_rng()
+        self.state: State = self.game.new_initial_state(0)
+        self.agents = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """Dict space of ``observation`` (float32 planes) and ``action_mask`` (int8)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The flat ``Discrete(action_size)`` space."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game; the same ``seed`` gives the same game."""
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+        self.state = self.game.new_initial_state(int(self._seeder.integers(2**31)))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.infos = {a: {} for a in self.agents}
+        self._update_masks()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Planes seen by ``agent`` and its int8 action mask (zeros when it is not to move)."""
+        return {
+            "observation": self.state.observation(self._index[agent]),
+            "action_mask": self._mask(agent),
+        }
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action; ``None`` for an agent that is already done."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(action)  # raises IllegalActionError, leaving everything unchanged
+        if self.state.is_terminal():
+            returns = self.state.returns()
+            for a in self.agents:
+                self.rewards[a] = float(returns[self._index[a]])
+                self.terminations[a] = True
+            # PettingZoo then steps every agent with None, starting from the next one.
+            self.agent_selection = self.possible_agents[
+                (self._index[agent] + 1) % len(self.possible_agents)
+            ]
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player]
+        self._update_masks()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | np.ndarray | None:
+        """Render according to ``render_mode``."""
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb()
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _mask(self, agent: str) -> np.ndarray:
+        if self.state.is_terminal() or self._index[agent] != self.state.current_player:
+            return np.zeros(self.game.spec.action_size, dtype=np.int8)
+        return self.state.legal_action_mask().astype(np.int8)
+
+    def _update_masks(self) -> None:
+        for a in self.agents:
+            self.infos[a] = {"action_mask": self._mask(a)}
+
+
+def wrap_aec(env: StratagemAECEnv) -> AECEnv:
+    """PettingZoo's standard wrappers: an illegal move ends the game with -1 to the mover."""
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

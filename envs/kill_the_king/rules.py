@@ -1,0 +1,583 @@
+"""Kill The King (Stratega) rules: the forward model.
+
+Source: ``specs/stratega_rules.md`` sections 0 and 1, from GAIGResearch/Stratega branch
+``scsa_ktkpta`` (``KillTheKing.yaml`` and the TBS forward model). The facts that decide play:
+
+* Two players; player 0 moves first. A turn is any number of single-unit actions, in any unit
+  order and interleaved, closed by EndTurn (always legal; there is no automatic end).
+* The round counter (Stratega's tick) starts at 1 and grows when the turn passes back to
+  player 0; then every unit's movement points are refilled to 1. The game is a draw as soon as
+  the counter reaches ``round_limit`` (100), so at most ``round_limit - 1`` rounds are played.
+* Move: to one of the 8 neighbours, walkable (Plain or Forest) and empty; costs the unit's single
+  movement point. Empty: spends the movement point without moving.
+* Attack (King, Warrior, Archer): an enemy within Euclidean range 1, 1.5 or 2; damage 50, 70 or
+  50; a unit at 0 health or less is removed. Heal (Healer): any unit within range 2, enemies and
+  itself included, +50 health clamped at that unit's maximum. Attack and Heal have cooldown 1:
+  once per round per unit. Move/Empty and Attack/Heal may come in either order.
+* A player without a King has lost; the other player wins at once.
+
+Units keep the reference's creation order (reading order of the layout); a dead unit keeps its
+slot with position -1, so unit ids are stable for the whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.kill_the_king import actions as A
+from stratagem.envs.kill_the_king.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
+
+__all__ = [
+    "KING",
+    "UNIT_NAMES",
+    "UNIT_STATS",
+    "KillTheKingGame",
+    "KillTheKingState",
+    "UnitStats",
+    "UnitView",
+]
+
+GAME_NAME = "kill_the_king"
+RULES_VERSION = 1
+NUM_PLAYERS = 2
+
+KING, WARRIOR, ARCHER, HEALER = 0, 1, 2, 3
+UNIT_NAMES = ("king", "warrior", "archer", "healer")
+UNIT_SYMBOLS = ("k", "w", "a", "h")
+
+
+@dataclass(frozen=True)
+class UnitStats:
+    """One unit type's parameters from ``KillTheKing.yaml``.
+
+    Attributes:
+        max_health: Starting and maximum health.
+        attack_range: Euclidean attack reach (0 when the unit cannot attack).
+        attack_damage: Health removed per attack.
+        heal_range: Euclidean heal reach (0 when the unit cannot heal).
+        heal_amount: Health restored per heal, clamped at the target's maximum.
+        movement_points: Movement points refilled every round.
+    """
+
+    max_health: int
+    attack_range: float = 0.0
+    attack_damage: int = 0
+    heal_range: float = 0.0
+    heal_amount: int = 0
+    movement_points: int = 1
+
+
+UNIT_STATS: tuple[UnitStats, ...] = (
+    UnitStats(max_health=200, attack_range=1.0, attack_damage=50),  # King
+    UnitStats(max_health=100, attack_range=1.5, attack_damage=70),  # Warrior
+    UnitStats(max_health=100, attack_range=2.0, attack_damage=50),  # Archer
+    UnitStats(max_health=50, heal_range=2.0, heal_amount=50),  # Healer
+)
+_MAX_HP = tuple(s.max_health for s in UNIT_STATS)
+_ATTACK_R2 = tuple(s.attack_range**2 for s in UNIT_STATS)
+_HEAL_R2 = tuple(s.heal_range**2 for s in UNIT_STATS)
+_DAMAGE = tuple(s.attack_damage for s in UNIT_STATS)
+_HEAL = tuple(s.heal_amount for s in UNIT_STATS)
+_MAX_MP = tuple(s.movement_points for s in UNIT_STATS)
+
+#: Observation channels (H × W × C), relative to the observing player.
+OBSERVATION_PLANES: tuple[str, ...] = (
+    tuple(f"terrain_{n}" for n in TILE_NAMES)
+    + tuple(f"own_{n}" for n in UNIT_NAMES)
+    + tuple(f"enemy_{n}" for n in UNIT_NAMES)
+    + ("health_fraction", "can_move", "can_act", "round_progress", "to_move")
+)
+
+
+class UnitView(NamedTuple):
+    """Read-only snapshot of one unit, for agents and heuristics.
+
+    Attributes:
+        id: Stable unit id (reading order of the layout).
+        type: ``KING``, ``WARRIOR``, ``ARCHER`` or ``HEALER``.
+        owner: Player 0 or 1.
+        x: Column.
+        y: Row.
+        health: Current health.
+        movement_points: Movement points left this round.
+        can_act: True when its Attack or Heal is off cooldown.
+    """
+
+    id: int
+    type: int
+    owner: int
+    x: int
+    y: int
+    health: int
+    movement_points: int
+    can_act: bool
+
+
+class _Static:
+    """Per-board facts shared by every state on that board (never mutated)."""
+
+    __slots__ = (
+        "board",
+        "end_turn",
+        "hw",
+        "move_targets",
+        "owner",
+        "terrain_planes",
+        "units_of",
+        "utype",
+        "walkable",
+        "width",
+    )
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        w, h = board.width, board.height
+        self.width = w
+        self.hw = w * h
+        self.end_turn = A.NUM_PLANES * self.hw
+        walkable_by_id = dict(TILE_SYMBOLS.values())
+        self.walkable = tuple(walkable_by_id[t] for t in board.terrain)
+        # For each cell: ((action, destination), ...) over in-board walkable neighbours.
+        targets = []
+        for p in range(self.hw):
+            y, x = divmod(p, w)
+            row = []
+            for plane, (dx, dy) in enumerate(A.MOVE_OFFSETS):
+                nx, ny = x + dx, y + dy
+                if 0 <= nx < w and 0 <= ny < h and self.walkable[ny * w + nx]:
+                    row.append(((A.MOVE_PLANE0 + plane) * self.hw + p, ny * w + nx))
+            targets.append(tuple(row))
+        self.move_targets = tuple(targets)
+        self.utype = tuple(u[0] for u in board.units)
+        self.owner = tuple(u[1] for u in board.units)
+        self.units_of = tuple(
+            tuple(i for i, o in enumerate(self.owner) if o == p) for p in range(NUM_PLAYERS)
+        )
+        planes = np.zeros((h, w, len(TILE_NAMES)), dtype=np.float32)
+        terrain = np.asarray(board.terrain).reshape(h, w)
+        for tid in range(len(TILE_NAMES)):
+            planes[:, :, tid] = terrain == tid
+        self.terrain_planes = planes
+
+
+class KillTheKingGame(Game):
+    """Kill The King on one board, or on a set of equal-sized boards chosen by seed.
+
+    Args:
+        map: ``"default"`` (32×17), ``"kwah:N"`` (N in 1..50), ``"kwah"`` (one of the 50 kwah
+            maps per seed), a YAML path (``path`` or ``path:MapName``) or an inline layout.
+        round_limit: The game is a draw when the round counter reaches this value.
+
+    Raises:
+        MapError: For an unknown or malformed map.
+        ValueError: For a bad ``round_limit``.
+    """
+
+    def __init__(self, *, map: str = "default", round_limit: int = 100) -> None:  # noqa: A002
+        if isinstance(round_limit, bool) or not isinstance(round_limit, int) or round_limit < 2:
+            raise ValueError(f"kill_the_king: round_limit must be an integer >= 2, "
+                             f"got {round_limit!r}")
+        self.boards = load_maps(map)
+        if len({(b.width, b.height) for b in self.boards}) != 1:
+            raise ValueError(f"kill_the_king: maps of {map!r} differ in size")
+        self.round_limit = round_limit
+        self._statics = [_Static(b) for b in self.boards]
+        width, height = self.boards[0].width, self.boards[0].height
+        self.layout = A.make_layout(width, height)
+        per_round = max(
+            sum(2 * len(s.units_of[p]) + 1 for p in range(NUM_PLAYERS)) for s in self._statics
+        )
+        self.spec = GameSpec(
+            name=GAME_NAME,
+            version=RULES_VERSION,
+            num_players=NUM_PLAYERS,
+            action_size=self.layout.size,
+            observation_shape=(height, width, len(OBSERVATION_PLANES)),
+            max_game_length=(round_limit - 1) * per_round,
+            reward_range=(-1.0, 1.0),
+            deterministic=True,
+            perfect_information=True,
+            zero_sum=True,
+            action_layout=self.layout,
+            observation_planes=OBSERVATION_PLANES,
+            config={"map": map, "round_limit": round_limit},
+        )
+
+    @property
+    def end_turn_action(self) -> int:
+        """Index of EndTurn."""
+        return self.layout.size - 1
+
+    def new_initial_state(self, seed: int | None = None) -> KillTheKingState:
+        """Initial position; with several boards the seed picks one (uniformly)."""
+        index = 0
+        if len(self.boards) > 1:
+            index = int(np.random.default_rng(seed).integers(len(self.boards)))
+        static = self._statics[index]
+        units = static.board.units
+        state = KillTheKingState.__new__(KillTheKingState)
+        state.game = self
+        state.board_index = index
+        state._s = static
+        state._pos = [y * static.width + x for _, _, x, y in units]
+        state._hp = [_MAX_HP[t] for t, _, _, _ in units]
+        state._mp = [_MAX_MP[t] for t, _, _, _ in units]
+        state._last = [0] * len(units)
+        state._occ = {p: i for i, p in enumerate(state._pos)}
+        state.tick = 1
+        state.current_player = 0
+        state.winner = None
+        return state
+
+    def action_to_string(self, action: int) -> str:
+        """Readable name of ``action``, e.g. ``attack (3,4)->(3,6)``."""
+        return A.action_to_string(self.layout, int(action))
+
+    def string_to_action(self, text: str) -> int:
+        """Parse an action name written by :meth:`action_to_string`."""
+        return A.string_to_action(self.layout, text)
+
+    def _state_from_dict(self, data: Mapping[str, Any]) -> KillTheKingState:
+        index = data["board_index"]
+        if not isinstance(index, int) or not 0 <= index < len(self.boards):
+            raise InvalidStateError(f"kill_the_king: board_index {index!r} out of range")
+        state = self.new_initial_state()
+        static = self._statics[index]
+        n = len(static.utype)
+        fields = {}
+        for key in ("pos", "hp", "mp", "last"):
+            values = data[key]
+            if (not isinstance(values, list) or len(values) != n
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+                raise InvalidStateError(f"kill_the_king: '{key}' must be a list of {n} integers")
+            fields[key] = list(values)
+        tick, player, winner = data["tick"], data["current_player"], data["winner"]
+        if not isinstance(tick, int) or not 1 <= tick <= self.round_limit:
+            raise InvalidStateError(f"kill_the_king: tick {tick!r} outside 1..{self.round_limit}")
+        if player not in (0, 1):
+            raise InvalidStateError(f"kill_the_king: current_player {player!r} is not 0 or 1")
+        if winner not in (None, -1, 0, 1):
+            raise InvalidStateError(f"kill_the_king: winner {winner!r} is not null, -1, 0 or 1")
+        occ: dict[int, int] = {}
+        for u, p in enumerate(fields["pos"]):
+            t = static.utype[u]
+            if p == -1:
+                continue
+            if not 0 <= p < static.hw or not static.walkable[p]:
+                raise InvalidStateError(f"kill_the_king: unit {u} stands on cell {p}, "
+                                        f"which is off the board or not walkable")
+            if p in occ:
+                raise InvalidStateError(f"kill_the_king: units {occ[p]} and {u} share cell {p}")
+            if not 0 < fields["hp"][u] <= _MAX_HP[t]:
+                raise InvalidStateError(f"kill_the_king: unit {u} health {fields['hp'][u]} "
+                                        f"outside 1..{_MAX_HP[t]}")
+            if not 0 <= fields["mp"][u] <= _MAX_MP[t]:
+                raise InvalidStateError(f"kill_the_king: unit {u} movement points out of range")
+            if not 0 <= fields["last"][u] <= tick:
+                raise InvalidStateError(f"kill_the_king: unit {u} last action tick out of range")
+            occ[p] = u
+        state.board_index = index
+        state._s = static
+        state._pos, state._hp, state._mp, state._last = (
+            fields["pos"], fields["hp"], fields["mp"], fields["last"])
+        state._occ = occ
+        state.tick, state.current_player, state.winner = tick, player, winner
+        expected = state._outcome()
+        if expected != winner:
+            raise InvalidStateError(f"kill_the_king: winner {winner!r} does not match the "
+                                    f"position (expected {expected!r})")
+        return state
+
+
+class KillTheKingState(State):
+    """A Kill The King position. Create it with :meth:`KillTheKingGame.new_initial_state`.
+
+    Attributes:
+        tick: The round counter (starts at 1).
+        winner: ``None`` while playing, ``-1`` for a draw, else the winning player.
+        board_index: Which of the game's boards this state is played on.
+    """
+
+    game: KillTheKingGame
+    __slots__ = ("_hp", "_last", "_mp", "_occ", "_pos", "_s", "board_index", "current_player",
+                 "game", "tick", "winner")
+
+    # ----------------------------------------------------------------- contract
+    def clone(self) -> KillTheKingState:
+        """Copy the five small mutable containers; board facts are shared."""
+        c = KillTheKingState.__new__(KillTheKingState)
+        c.game = self.game
+        c.board_index = self.board_index
+        c._s = self._s
+        c._pos = self._pos[:]
+        c._hp = self._hp[:]
+        c._mp = self._mp[:]
+        c._last = self._last[:]
+        c._occ = self._occ.copy()
+        c.tick = self.tick
+        c.current_player = self.current_player
+        c.winner = self.winner
+        return c
+
+    def is_terminal(self) -> bool:
+        """True once a King died or the round limit was reached."""
+        return self.winner is not None
+
+    def returns(self) -> np.ndarray:
+        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
+        out = np.zeros(NUM_PLAYERS, dtype=np.float64)
+        if self.winner is not None and self.winner >= 0:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = -1.0
+        return out
+
+    def legal_action_list(self) -> list[int]:
+        """Legal actions as a Python list (unsorted; EndTurn last); the fast path for planners."""
+        if self.winner is not None:
+            return []
+        s = self._s
+        pos, occ, hw = self._pos, self._occ, s.hw
+        width = s.width
+        out: list[int] = []
+        ready = self.tick  # an action is off cooldown when tick - last >= 1
+        enemies = [e for e in s.units_of[1 - self.current_player] if pos[e] >= 0]
+        for u in s.units_of[self.current_player]:
+            p = pos[u]
+            if p < 0:
+                continue
+            if self._mp[u] >= 1:
+                for action, q in s.move_targets[p]:
+                    if q not in occ:
+                        out.append(action)
+                out.append(A.EMPTY_PLANE * hw + p)
+            if ready - self._last[u] >= 1:
+                t = s.utype[u]
+                y, x = divmod(p, width)
+                if t == HEALER:
+                    r2 = _HEAL_R2[t]
+                    for q, v in occ.items():
+                        ty, tx = divmod(q, width)
+                        dx, dy = tx - x, ty - y
+                        if dx * dx + dy * dy <= r2:
+                            out.append(A.HEAL_PLANE_OF[(dx, dy)] * hw + p)
+                else:
+                    r2 = _ATTACK_R2[t]
+                    for e in enemies:
+                        ty, tx = divmod(pos[e], width)
+                        dx, dy = tx - x, ty - y
+                        if dx * dx + dy * dy <= r2:
+                            out.append(A.ATTACK_PLANE_OF[(dx, dy)] * hw + p)
+        out.append(s.end_turn)
+        return out
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Boolean mask over the flat action space."""
+        mask = np.zeros(self.game.spec.action_size, dtype=bool)
+        mask[self.legal_action_list()] = True
+        return mask
+
+    def legal_actions(self) -> np.ndarray:
+        """Legal action indices, ascending."""
+        out = self.legal_action_list()
+        out.sort()
+        return np.asarray(out, dtype=np.int64)
+
+    def apply(self, action: int) -> None:
+        """Advance by one decision; illegal actions raise and change nothing."""
+        if type(action) is not int:
+            action = self.check_action_index(action)
+        s = self._s
+        if self.winner is not None:
+            raise self.illegal(action, "the game is over")
+        if action == s.end_turn:
+            self._end_turn()
+            return
+        if not 0 <= action < s.end_turn:
+            raise self.illegal(action, f"outside the action space 0..{s.end_turn}")
+        plane, p = divmod(action, s.hw)
+        u = self._occ.get(p)
+        if u is None or s.owner[u] != self.current_player:
+            y, x = divmod(p, s.width)
+            raise self.illegal(action, f"no unit of player {self.current_player} at ({x},{y})")
+        kind, dx, dy = A.PLANE_KIND[plane]
+        t = s.utype[u]
+        if kind == "move" or kind == "empty":
+            if self._mp[u] < 1:
+                raise self.illegal(action, "the unit has no movement point left this round")
+            if kind == "move":
+                q = self._target(p, dx, dy)
+                if q < 0 or not s.walkable[q] or q in self._occ:
+                    raise self.illegal(action, "the destination is off the board, not "
+                                               "walkable or occupied")
+                del self._occ[p]
+                self._occ[q] = u
+                self._pos[u] = q
+            self._mp[u] -= 1
+            return
+        if self.tick - self._last[u] < 1:
+            raise self.illegal(action, "the unit already attacked or healed this round")
+        q = self._target(p, dx, dy)
+        v = self._occ.get(q, -1) if q >= 0 else -1
+        if kind == "attack":
+            if _ATTACK_R2[t] < dx * dx + dy * dy:
+                raise self.illegal(action, f"a {UNIT_NAMES[t]} cannot attack that far")
+            if v < 0 or s.owner[v] == self.current_player:
+                raise self.illegal(action, "there is no enemy unit at the target")
+            self._last[u] = self.tick
+            hp = self._hp[v] - _DAMAGE[t]
+            if hp <= 0:
+                del self._occ[q]
+                self._pos[v] = -1
+                self._hp[v] = 0
+                if s.utype[v] == KING:
+                    self.winner = self._outcome()
+            else:
+                self._hp[v] = min(hp, _MAX_HP[s.utype[v]])
+            return
+        # heal
+        if _HEAL_R2[t] < dx * dx + dy * dy:
+            raise self.illegal(action, f"a {UNIT_NAMES[t]} cannot heal")
+        if v < 0:
+            raise self.illegal(action, "there is no unit at the target")
+        self._last[u] = self.tick
+        self._hp[v] = min(self._hp[v] + _HEAL[t], _MAX_HP[s.utype[v]])
+
+    def observation(self, player: int) -> np.ndarray:
+        """``H × W × 17`` planes relative to ``player`` (see ``OBSERVATION_PLANES``)."""
+        if player not in (0, 1):
+            raise ValueError(f"kill_the_king: player must be 0 or 1, got {player!r}")
+        s = self._s
+        obs = np.zeros(self.game.spec.observation_shape, dtype=np.float32)
+        obs[:, :, :4] = s.terrain_planes
+        base = len(TILE_NAMES)
+        width = s.width
+        for u, p in enumerate(self._pos):
+            if p < 0:
+                continue
+            y, x = divmod(p, width)
+            t = s.utype[u]
+            cell = obs[y, x]
+            cell[base + t + (0 if s.owner[u] == player else 4)] = 1.0
+            cell[base + 8] = self._hp[u] / _MAX_HP[t]
+            cell[base + 9] = float(self._mp[u] >= 1)
+            cell[base + 10] = float(self.tick - self._last[u] >= 1)
+        obs[:, :, base + 11] = min(1.0, self.tick / self.game.round_limit)
+        obs[:, :, base + 12] = float(self.current_player == player and self.winner is None)
+        return obs
+
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "board_index": self.board_index,
+            "tick": self.tick,
+            "current_player": self.current_player,
+            "winner": self.winner,
+            "pos": self._pos,
+            "hp": self._hp,
+            "mp": self._mp,
+            "last": self._last,
+        }
+
+    def __str__(self) -> str:
+        from stratagem.envs.kill_the_king.render import render_text
+
+        return render_text(self)
+
+    def render_rgb(self) -> np.ndarray:
+        """Picture of the board (16 pixels a tile)."""
+        from stratagem.envs.kill_the_king.render import render_rgb
+
+        return render_rgb(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KillTheKingState):
+            return NotImplemented
+        return self.game.spec.config == other.game.spec.config and self._to_dict() == \
+            other._to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  (mutable)
+
+    # ----------------------------------------------------------------- queries for agents
+    @property
+    def width(self) -> int:
+        """Board width."""
+        return self._s.width
+
+    @property
+    def height(self) -> int:
+        """Board height."""
+        return self._s.board.height
+
+    @property
+    def board(self) -> Board:
+        """The board this game is played on."""
+        return self._s.board
+
+    def walkable(self, x: int, y: int) -> bool:
+        """True when tile ``(x, y)`` is on the board and walkable (ignoring units)."""
+        return 0 <= x < self._s.width and 0 <= y < self.height and \
+            self._s.walkable[y * self._s.width + x]
+
+    def unit(self, uid: int) -> UnitView:
+        """Snapshot of unit ``uid`` (dead units have ``x = y = -1`` and health 0)."""
+        s = self._s
+        p = self._pos[uid]
+        y, x = divmod(p, s.width) if p >= 0 else (-1, -1)
+        return UnitView(uid, s.utype[uid], s.owner[uid], x, y, self._hp[uid], self._mp[uid],
+                        self.tick - self._last[uid] >= 1)
+
+    def units(self, player: int | None = None) -> list[UnitView]:
+        """Living units in creation order, of one player or of both."""
+        ids: Sequence[int] = range(len(self._pos)) if player is None else self._s.units_of[player]
+        return [self.unit(u) for u in ids if self._pos[u] >= 0]
+
+    def unit_at(self, x: int, y: int) -> UnitView | None:
+        """The unit on tile ``(x, y)``, if any."""
+        if not (0 <= x < self._s.width and 0 <= y < self.height):
+            return None
+        u = self._occ.get(y * self._s.width + x)
+        return None if u is None else self.unit(u)
+
+    def action_unit(self, action: int) -> int | None:
+        """Id of the unit that performs ``action`` here (``None`` for EndTurn or no unit)."""
+        if action == self._s.end_turn:
+            return None
+        return self._occ.get(action % self._s.hw)
+
+    # ----------------------------------------------------------------- internals
+    def _target(self, p: int, dx: int, dy: int) -> int:
+        """Flat index of ``p + (dx, dy)``, or -1 off the board."""
+        s = self._s
+        y, x = divmod(p, s.width)
+        x, y = x + dx, y + dy
+        if 0 <= x < s.width and 0 <= y < s.board.height:
+            return y * s.width + x
+        return -1
+
+    def _end_turn(self) -> None:
+        self.current_player = 1 - self.current_player
+        if self.current_player == 0:
+            self.tick += 1
+            self._mp = [_MAX_MP[t] for t in self._s.utype]
+        if self.tick >= self.game.round_limit:
+            self.winner = -1
+
+    def _outcome(self) -> int | None:
+        """Winner implied by the position: a side without a King loses; the limit draws."""
+        if self.tick >= self.game.round_limit:
+            return -1
+        s = self._s
+        alive = [any(self._pos[u] >= 0 and s.utype[u] == KING for u in s.units_of[p])
+                 for p in range(NUM_PLAYERS)]
+        if alive[0] and alive[1]:
+            return None
+        if alive[0]:
+            return 0
+        if alive[1]:
+            return 1
+        return -1
+

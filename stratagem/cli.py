@@ -1,0 +1,53 @@
+"""The ``stratagem`` command: one entry point whose subcommands live in their own areas.
+
+Each module in :data:`COMMAND_MODULES` exposes ``register(subparsers)``, which adds its
+subcommands and sets ``func`` (taking the parsed arguments, returning an exit code) on each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+
+#: Modules contributing subcommands, in the order ``stratagem --help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "stratagem.envs.commands",  # games, bench
+    "stratagem.baselines.play",  # play
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every area's subcommands."""
+    from stratagem import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="stratagem",
+        description="Turn-based strategy games for AI research.",
+    )
+    parser.add_argument("--version", action="version", version=f"stratagem {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "func", None) is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, KeyError, OSError) as exc:  # bad game, option, map, file: one clear line
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"stratagem {args.command}: error: {message}", file=sys.stderr)
+        return 2
