@@ -424,6 +424,8 @@ class KillTheKingState(State):
         q = self._target(p, dx, dy)
         v = self._occ.get(q, -1) if q >= 0 else -1
         if kind == "attack":
+            if t == HEALER:
+                raise self.illegal(action, "a healer cannot attack")
             if _ATTACK_R2[t] < dx * dx + dy * dy:
                 raise self.illegal(action, f"a {UNIT_NAMES[t]} cannot attack that far")
             if v < 0 or s.owner[v] == self.current_player:
@@ -440,8 +442,10 @@ class KillTheKingState(State):
                 self._hp[v] = min(hp, _MAX_HP[s.utype[v]])
             return
         # heal
-        if _HEAL_R2[t] < dx * dx + dy * dy:
+        if t != HEALER:
             raise self.illegal(action, f"a {UNIT_NAMES[t]} cannot heal")
+        if _HEAL_R2[t] < dx * dx + dy * dy:
+            raise self.illegal(action, "the target is out of heal range")
         if v < 0:
             raise self.illegal(action, "there is no unit at the target")
         self._last[u] = self.tick
