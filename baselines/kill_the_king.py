@@ -100,7 +100,3 @@ class KillTheKingEvaluator:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
-
-
-def _unused(*_: Any) -> None:  # placeholder removed once the agent lands
-    return None

@@ -1,0 +1,90 @@
+"""The ``stratagem`` command: games, bench, play (people and agents), errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from stratagem.cli import main
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "stratagem", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_games_lists_facts(capsys):
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "kill_the_king" in out and "18497" in out and "stratagem/KillTheKing-v0" in out
+    assert main(["games", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["options"] == {"map": "default", "round_limit": 100}
+
+
+def test_bench_writes_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert main(["bench", "kill_the_king", "-c", "map=kwah:1", "--seconds", "0.2",
+                 "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    for key in ("apply_per_s", "clone_per_s", "mask_per_s", "games_per_s",
+                "legal_actions_per_decision", "steps_per_s"):
+        assert result[key] > 0
+    assert "apply calls/s" in capsys.readouterr().out
+
+
+def test_unknown_game_and_bad_option_are_one_line_errors(capsys):
+    assert main(["bench", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["play", "kill_the_king", "-c", "colour=red"]) == 2
+    assert "unknown option(s) colour" in capsys.readouterr().err
+    assert main(["play", "kill_the_king", "-c", "nonsense"]) == 2
+    assert "key=value" in capsys.readouterr().err
+    assert main(["play", "kill_the_king", "--players", "random"]) == 2
+    assert "2 seats" in capsys.readouterr().err
+
+
+def test_watch_agents_play_to_the_end():
+    result = run_cli("play", "kill_the_king", "--players", "random,end_turn", "-c", "map=kwah:5",
+                     "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "result: player 0 (random)" in result.stdout
+
+
+def test_person_plays_with_bad_input():
+    script = "\n".join([
+        "hello",  # not an action
+        "9999",  # no such number
+        "move (1,0)->(1,1)",  # well-formed but not legal (no unit there)
+        "attack (1,1)->(9,9)",  # unreachable offset
+        "help",
+        "list",
+        "board",
+        "empty (0,0)",  # legal: k0 spends its move
+        "end_turn",
+        "quit",
+    ]) + "\n"
+    result = run_cli("play", "kill_the_king", "--players", "human,end_turn",
+                     "-c", "map=k0 . .\n. . k1", stdin=script)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "cannot parse action 'hello'" in out
+    assert "no action number 9999" in out
+    assert "is not legal now" in out
+    assert "cannot reach offset" in out
+    assert "player 0 (human): empty (0,0)" in out
+    assert "player 0 (human): end_turn" in out
+    assert "game abandoned" in out
+
+
+def test_person_input_ends_cleanly_at_end_of_input():
+    result = run_cli("play", "kill_the_king", "--players", "human,random", "-c", "map=kwah:2",
+                     stdin="0\n")
+    assert result.returncode == 0, result.stderr
+    assert "game abandoned" in result.stdout
