@@ -1,0 +1,324 @@
+"""What every statistical forward planner shares: budgets, hooks, rollouts and statistics.
+
+The planners of the papers (OSLA, MC, MCTS, RHEA and MCTS_u) differ in how they spend their
+budget, not in how they talk to the game, so that part lives here once:
+
+* **Budget.** Every ``apply`` a planner makes is one forward-model call, as the papers count;
+  a decision never makes more than ``budget`` of them. An optional ``time_limit`` (seconds)
+  stops the search earlier; it is checked between iterations, so it makes results depend on
+  the machine and is off by default.
+* **Speed.** Inner loops use the state's ``legal_action_list()`` (a plain list) when the game
+  has one, unbound methods looked up once per decision, and Python's ``random.Random`` seeded
+  from the ``numpy`` generator handed to ``act()``: numpy calls on single numbers cost
+  microseconds, which would dominate a rollout step.
+* **Hooks a game can opt into** (the Tribes paper's options): ``state.action_group(action)``
+  for root prioritisation, ``state.action_kind(action)`` for excluding action kinds (without it
+  the kind is the first word of ``game.action_to_string``), and an end-turn action (``game.
+  end_turn_action`` or the global action named ``end_turn``) for forcing an end of turn every
+  X steps. A planner asked for an option the game lacks raises an error naming the game.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from stratagem.baselines.agent import BaseAgent, Evaluator
+from stratagem.baselines.evaluators import make_evaluator
+from stratagem.envs.core import Game, State
+
+__all__ = ["SearchAgent", "SearchStats", "end_turn_action"]
+
+LegalFn = Callable[[State], list[int]]
+ApplyFn = Callable[[State, int], None]
+
+
+@dataclass
+class SearchStats:
+    """What the last decision of a planner cost and found (read by ``stratagem bench``).
+
+    Attributes:
+        iterations: Search iterations (MCTS/MC iterations, RHEA individuals evaluated, OSLA
+            actions evaluated).
+        fm_calls: Forward-model calls (``apply``) made by the search.
+        seconds: Wall time of the decision.
+        searched: False when the decision needed no search (a single legal action).
+        extra: Planner-specific figures (tree size and depth, root children statistics, ...).
+    """
+
+    iterations: int = 0
+    fm_calls: int = 0
+    seconds: float = 0.0
+    searched: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def end_turn_action(game: Game) -> int | None:
+    """The game's end-turn action, or ``None`` when it has none.
+
+    Looked up as ``game.end_turn_action``, then as the global action named ``end_turn`` of the
+    spatial action layout.
+    """
+    value = getattr(game, "end_turn_action", None)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    layout = game.spec.action_layout
+    if layout is not None and "end_turn" in layout.global_actions:
+        return layout.encode_global(layout.global_actions.index("end_turn"))
+    return None
+
+
+def _as_names(value: Sequence[str] | str | None) -> tuple[str, ...]:
+    """Parse ``exclude_kinds``: a sequence, or a string separated by ``|`` (CLI friendly)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split("|") if v.strip())
+    return tuple(str(v) for v in value)
+
+
+class SearchAgent(BaseAgent):
+    """Base class of the planners: budget bookkeeping, hooks, rollouts and statistics.
+
+    Subclasses implement :meth:`_search`, which receives the root state and its candidate
+    actions and returns the chosen action, spending forward-model calls only through
+    :meth:`_step` and :meth:`_rollout` (or by adding to ``self._calls`` themselves).
+
+    Args:
+        game: The game the agent plays.
+        budget: Forward-model calls per decision; ``None`` for no call limit (then
+            ``time_limit`` or an iteration limit must bound the search).
+        time_limit: Optional wall-clock limit per decision, in seconds.
+        evaluator: Heuristic evaluator; ``None``/``"default"`` uses the game's own one
+            (:func:`stratagem.baselines.evaluators.default_evaluator`).
+        exclude_kinds: Action kinds the planner never plays (Tribes excludes ``disband`` and
+            ``destroy``); a sequence or a ``|``-separated string.
+        prioritize_root: Tribes' root prioritisation: each decision draws one action group
+            (``state.action_group``) uniformly and searches only its actions at the root.
+        force_end_turn: When > 0, the planner's simulations end the turn every this many
+            steps (Tribes' ``FORCE_TURN_END``); 0 disables it, as in the paper's final runs.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        budget: int | None,
+        time_limit: float | None = None,
+        evaluator: Evaluator | str | None = None,
+        exclude_kinds: Sequence[str] | str | None = (),
+        prioritize_root: bool = False,
+        force_end_turn: int = 0,
+    ) -> None:
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                                   or budget < 1):
+            raise ValueError(f"{self.name}: budget must be a positive integer or None, "
+                             f"got {budget!r}")
+        if time_limit is not None and (isinstance(time_limit, bool)
+                                       or not isinstance(time_limit, (int, float))
+                                       or time_limit <= 0):
+            raise ValueError(f"{self.name}: time_limit must be a positive number of seconds "
+                             f"or None, got {time_limit!r}")
+        if isinstance(force_end_turn, bool) or not isinstance(force_end_turn, int) \
+                or force_end_turn < 0:
+            raise ValueError(f"{self.name}: force_end_turn must be an integer >= 0, "
+                             f"got {force_end_turn!r}")
+        if not isinstance(prioritize_root, bool):
+            raise ValueError(f"{self.name}: prioritize_root must be true or false, "
+                             f"got {prioritize_root!r}")
+        self.game = game
+        self.budget = budget
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.evaluator = make_evaluator(evaluator, game)
+        self.exclude_kinds = frozenset(_as_names(exclude_kinds))
+        self.prioritize_root = prioritize_root
+        self.force_end_turn = force_end_turn
+        self.end_turn = end_turn_action(game)
+        if force_end_turn and self.end_turn is None:
+            raise ValueError(f"{self.name}: force_end_turn needs an end-turn action, and "
+                             f"{game.spec.name} has none")
+        self.num_players = game.spec.num_players
+        self.last_stats = SearchStats()
+        self._kind_cache: dict[int, str] = {}
+        self._calls = 0
+        self._limit = 0
+        self._deadline = float("inf")
+        self._set_root = getattr(self.evaluator, "set_root", None)
+
+    # ------------------------------------------------------------------ public
+    def act(self, state: State, *, rng: np.random.Generator) -> int:
+        """Search from ``state`` within the budget and return the chosen action.
+
+        The same ``rng`` state gives the same action (with no ``time_limit``).
+
+        Raises:
+            ValueError: At a terminal state, or when the game lacks a hook the agent's options
+                need.
+        """
+        if state.is_terminal():
+            raise ValueError(f"{self.name}: cannot act in a terminal state of "
+                             f"{self.game.spec.name}")
+        start = time.perf_counter()
+        self._bind(state)
+        self._calls = 0
+        self._limit = self.budget if self.budget is not None else 1 << 62
+        self._deadline = start + self.time_limit if self.time_limit is not None else float("inf")
+        legal = self._legal(state)
+        if not legal:
+            raise ValueError(f"{self.name}: no legal action in a non-terminal state of "
+                             f"{self.game.spec.name}")
+        prng = random.Random(int(rng.integers(1 << 63)))
+        if self._set_root is not None:
+            self._set_root(state)
+        stats = SearchStats()
+        self.last_stats = stats
+        actions = self._root_actions(state, legal, prng)
+        if len(actions) == 1 and not self._always_search():
+            action = actions[0]
+        else:
+            action = self._search(state, actions, prng, stats)
+            stats.searched = True
+        stats.fm_calls = self._calls
+        stats.seconds = time.perf_counter() - start
+        return int(action)
+
+    def reset(self) -> None:
+        """Forget everything about the previous game (planners with memory override this)."""
+        self.last_stats = SearchStats()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(budget={self.budget}, time_limit={self.time_limit})"
+
+    # ------------------------------------------------------------------ for subclasses
+    def _search(self, state: State, actions: list[int], prng: random.Random,
+                stats: SearchStats) -> int:
+        """Choose among ``actions`` at ``state``; fill ``stats.iterations`` and ``extra``."""
+        raise NotImplementedError
+
+    def _always_search(self) -> bool:
+        """True for planners that must search even with one root action (memory, tests)."""
+        return False
+
+    def _bind(self, state: State) -> None:
+        """Look up the fast paths of this state's class once per decision."""
+        cls = type(state)
+        fast = getattr(cls, "legal_action_list", None)
+        self._legal_raw: LegalFn = fast if fast is not None else _legal_from_array
+        self._apply: ApplyFn = cls.apply
+        self._kind_fn = getattr(state, "action_kind", None)
+
+    def _legal(self, state: State) -> list[int]:
+        """Legal actions the planner may play (excluded kinds removed unless nothing is left)."""
+        legal = self._legal_raw(state)
+        if self.exclude_kinds and legal:
+            kept = [a for a in legal if self._kind(state, a) not in self.exclude_kinds]
+            return kept or legal
+        return legal
+
+    def _kind(self, state: State, action: int) -> str:
+        """Kind of ``action``: ``state.action_kind`` if the game has it, else its name's first word."""
+        if self._kind_fn is not None:
+            return state.action_kind(action)  # type: ignore[attr-defined]
+        kind = self._kind_cache.get(action)
+        if kind is None:
+            kind = self.game.action_to_string(action).split(maxsplit=1)[0]
+            self._kind_cache[action] = kind
+        return kind
+
+    def _root_actions(self, state: State, legal: list[int], prng: random.Random) -> list[int]:
+        """Candidate actions at the root: all legal ones, or one random group (Tribes)."""
+        if not self.prioritize_root:
+            return legal
+        group_of = getattr(state, "action_group", None)
+        if group_of is None:
+            raise ValueError(
+                f"{self.name}: prioritize_root needs state.action_group(action), which "
+                f"{self.game.spec.name} does not provide"
+            )
+        groups: dict[Any, list[int]] = {}
+        for a in legal:
+            groups.setdefault(group_of(a), []).append(a)
+        keys = sorted(groups, key=repr)
+        return groups[keys[prng.randrange(len(keys))]]
+
+    def _left(self) -> int:
+        """Forward-model calls left in this decision."""
+        return self._limit - self._calls
+
+    def _out_of_time(self) -> bool:
+        return time.perf_counter() >= self._deadline
+
+    def _step(self, state: State, action: int) -> None:
+        """One counted forward-model call."""
+        self._calls += 1
+        self._apply(state, action)
+
+    def _choose_random(self, state: State, prng: random.Random, depth: int) -> int:
+        """The default policy: uniform over the playable actions, with forced end turns."""
+        legal = self._legal(state)
+        if self.force_end_turn and depth > 0 and depth % self.force_end_turn == 0 \
+                and self.end_turn in legal:
+            return self.end_turn  # type: ignore[return-value]
+        return legal[int(prng.random() * len(legal))]
+
+    def _rollout(self, state: State, steps: int, prng: random.Random, depth: int = 0) -> int:
+        """Play up to ``steps`` uniformly random actions in place, within the budget.
+
+        Args:
+            state: Advanced in place.
+            steps: Most actions to play.
+            prng: Random source.
+            depth: Depth of ``state`` from the root, for ``force_end_turn``.
+
+        Returns:
+            The number of actions played (each one forward-model call).
+        """
+        n = min(steps, self._limit - self._calls)
+        if n <= 0:
+            return 0
+        apply = self._apply
+        rnd = prng.random
+        done = 0
+        if not self.exclude_kinds and not self.force_end_turn:
+            legal_fn = self._legal_raw
+            while done < n and not state.is_terminal():
+                legal = legal_fn(state)
+                apply(state, legal[int(rnd() * len(legal))])
+                done += 1
+        else:
+            while done < n and not state.is_terminal():
+                apply(state, self._choose_random(state, prng, depth + done))
+                done += 1
+        self._calls += done
+        return done
+
+    def _play_opponents(self, state: State, player: int, prng: random.Random) -> None:
+        """Let the other players act uniformly at random until ``player`` decides again.
+
+        This is Stratega's opponent model inside its MCTS agents (RandomActionScript); every
+        opponent action is a counted forward-model call.
+        """
+        legal_fn = self._legal_raw if not self.exclude_kinds else self._legal
+        apply = self._apply
+        rnd = prng.random
+        while state.current_player != player and self._calls < self._limit \
+                and not state.is_terminal():
+            legal = legal_fn(state)
+            apply(state, legal[int(rnd() * len(legal))])
+            self._calls += 1
+
+    def _values(self, state: State) -> list[float]:
+        """Evaluator values of ``state`` per player, as a plain list."""
+        return np.asarray(self.evaluator.evaluate(state), dtype=np.float64).tolist()
+
+
+def _legal_from_array(state: State) -> list[int]:
+    """Fallback for games without ``legal_action_list``."""
+    return state.legal_actions().tolist()
