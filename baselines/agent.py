@@ -91,7 +91,7 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
-    """Build an agent for ``game`` from a spec (``"random"``, ``"rule_based"``, ``"mcts:budget=500"``).
+    """Build an agent for ``game`` from a spec such as ``"rule_based"`` or ``"mcts:budget=500"``.
 
     An object that already implements :class:`Agent` is returned as it is.
 

@@ -105,7 +105,9 @@ class HumanPlayer:
         columns = max(1, 100 // width)
         print("legal actions:", file=self.out)
         for row in range(0, len(names), columns):
-            print("".join(n.ljust(width) for n in names[row:row + columns]).rstrip(), file=self.out)
+            print(
+                "".join(n.ljust(width) for n in names[row : row + columns]).rstrip(), file=self.out
+            )
 
 
 def play_game(
@@ -132,8 +134,10 @@ def play_game(
         player = players[state.current_player]
         action = player.act(state.observed_by(state.current_player), rng=rng)
         if verbose:
-            print(f"player {state.current_player} ({player.name}): "
-                  f"{game.action_to_string(action)}", file=out)
+            print(
+                f"player {state.current_player} ({player.name}): {game.action_to_string(action)}",
+                file=out,
+            )
         state.apply(action)
         if verbose and (state.current_player != mover or state.is_terminal()):
             print(state, file=out)
@@ -166,8 +170,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     game = make_game(args.game, **parse_config(args.config))
     specs = [s.strip() for s in args.players.split(",")]
     if len(specs) != game.spec.num_players:
-        raise ValueError(f"{game.spec.name} has {game.spec.num_players} seats, "
-                         f"--players names {len(specs)}: {args.players!r}")
+        raise ValueError(
+            f"{game.spec.name} has {game.spec.num_players} seats, "
+            f"--players names {len(specs)}: {args.players!r}"
+        )
     players: list[Agent] = [
         HumanPlayer(game) if spec == "human" else make_agent(spec, game) for spec in specs
     ]

@@ -25,8 +25,10 @@ class RandomAgent(BaseAgent):
 
 
 class EndTurnAgent(BaseAgent):
-    """Ends its turn at once whenever the game has such an action, otherwise plays the last
-    legal action; a do-nothing opponent for sanity checks and for learning curves.
+    """Ends its turn at once whenever it can: a do-nothing opponent.
+
+    Useful for sanity checks and learning curves. In games without an ``end_turn`` action it
+    plays the highest-numbered legal action.
     """
 
     name = "end_turn"
@@ -45,6 +47,11 @@ class EndTurnAgent(BaseAgent):
         return int(legal[-1])
 
 
-register_agent("random", lambda game, **kw: RandomAgent(game, **kw), RandomAgent.__doc__.split("\n")[0])
-register_agent("end_turn", lambda game, **kw: EndTurnAgent(game, **kw),
-               "always ends its turn at once (do-nothing opponent)")
+register_agent(
+    "random", lambda game, **kw: RandomAgent(game, **kw), RandomAgent.__doc__.split("\n")[0]
+)
+register_agent(
+    "end_turn",
+    lambda game, **kw: EndTurnAgent(game, **kw),
+    "always ends its turn at once (do-nothing opponent)",
+)

@@ -40,7 +40,7 @@ __all__ = [
 def _register_builtin_games() -> None:
     """Register every game shipped with stratagem (imported lazily by each factory)."""
 
-    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> Game:  # noqa: A002
+    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> Game:
         from stratagem.envs.kill_the_king import KillTheKingGame
 
         return KillTheKingGame(map=map, round_limit=round_limit)

@@ -44,8 +44,10 @@ class StratagemAECEnv(AECEnv):
     def __init__(self, game: str, render_mode: str | None = None, **config: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or "
+                f"None, got {render_mode!r}"
+            )
         self.game = make_game(game, **config)
         spec = self.game.spec
         self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}

@@ -89,9 +89,17 @@ def _cmd_games(args: argparse.Namespace) -> int:
         return 0
     for row in rows:
         print(f"{row['name']}: {row['description']}")
-        for key in ("players", "action_size", "observation_shape", "max_game_length",
-                    "deterministic", "perfect_information", "options", "gymnasium_id",
-                    "pettingzoo_module"):
+        for key in (
+            "players",
+            "action_size",
+            "observation_shape",
+            "max_game_length",
+            "deterministic",
+            "perfect_information",
+            "options",
+            "gymnasium_id",
+            "pettingzoo_module",
+        ):
             print(f"  {key:<20} {row[key]}")
     return 0
 

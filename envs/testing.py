@@ -150,7 +150,7 @@ def check_random_playouts(game: Game, num_games: int = 2, seed: int = 0) -> list
 
 def check_clone_independence(game: Game, seed: int = 0, points: int = 4) -> None:
     """Playing a clone to the end never changes the original, and vice versa."""
-    final, actions = random_trajectory(game, seed)
+    _, actions = random_trajectory(game, seed)
     where = _where(game)
     for k in np.linspace(0, len(actions), points, dtype=int):
         original = replay(game, seed, actions[:k])
@@ -193,7 +193,7 @@ def check_json_round_trip(game: Game, seed: int = 0, points: int = 5) -> None:
     from stratagem.envs.registry import state_from_json
 
     where = _where(game)
-    final, actions = random_trajectory(game, seed)
+    _, actions = random_trajectory(game, seed)
     for k in np.linspace(0, len(actions), points, dtype=int):
         state = replay(game, seed, actions[:k])
         text = state.to_json()
@@ -224,7 +224,7 @@ def check_mask_apply_agreement(
         max_unmasked: Check at most this many unmasked actions per state (all when ``None``).
     """
     where = _where(game)
-    final, actions = random_trajectory(game, seed)
+    _, actions = random_trajectory(game, seed)
     rng = np.random.default_rng(seed)
     for k in np.linspace(0, max(0, len(actions) - 1), points, dtype=int):
         state = replay(game, seed, actions[:k])
@@ -242,8 +242,10 @@ def check_mask_apply_agreement(
             except IllegalActionError:
                 pass
             else:
-                raise AssertionError(f"{where}: unmasked action {action} "
-                                     f"({game.action_to_string(int(action))}) was applied")
+                raise AssertionError(
+                    f"{where}: unmasked action {action} "
+                    f"({game.action_to_string(int(action))}) was applied"
+                )
         assert state.to_json() == before, f"{where}: a rejected action changed the state"
 
 
@@ -303,7 +305,7 @@ def check_observations_hide_nothing_extra(game: Game, seed: int = 0) -> None:
     games the observation must not change when the hidden part is re-drawn.
     """
     where = _where(game)
-    final, actions = random_trajectory(game, seed, max_steps=200)
+    _, actions = random_trajectory(game, seed, max_steps=200)
     state = replay(game, seed, actions[: len(actions) // 2])
     for player in range(game.spec.num_players):
         view = state.observed_by(player)
@@ -331,7 +333,7 @@ def check_aec(name: str, config: Mapping[str, Any], num_cycles: int = 300) -> No
     state = env.unwrapped.state
     rng = np.random.default_rng(1)
     for agent in env.agent_iter(max_iter=2000):
-        obs, reward, term, trunc, info = env.last()
+        obs, _, term, trunc, info = env.last()
         assert np.array_equal(obs["action_mask"], info["action_mask"]), f"{name}: mask mismatch"
         assert obs["action_mask"].dtype == np.int8
         if term or trunc:
@@ -361,7 +363,8 @@ def check_gymnasium(name: str, config: Mapping[str, Any]) -> None:
             assert np.array_equal(mask, info["action_mask"]), f"{name}: action_masks != info"
             assert mask.any(), f"{name}: learner to move without legal actions"
             obs, reward, terminated, truncated, info = env.step(
-                int(rng.choice(np.flatnonzero(mask))))
+                int(rng.choice(np.flatnonzero(mask)))
+            )
             assert env.observation_space.contains(obs)
             done = terminated or truncated
         low, high = env.game.spec.reward_range

@@ -30,11 +30,19 @@ def test_games_lists_facts(capsys):
 
 def test_bench_writes_json(tmp_path, capsys):
     out = tmp_path / "bench.json"
-    assert main(["bench", "kill_the_king", "-c", "map=kwah:1", "--seconds", "0.2",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["bench", "kill_the_king", "-c", "map=kwah:1", "--seconds", "0.2", "--out", str(out)])
+        == 0
+    )
     result = json.loads(out.read_text())
-    for key in ("apply_per_s", "clone_per_s", "mask_per_s", "games_per_s",
-                "legal_actions_per_decision", "steps_per_s"):
+    for key in (
+        "apply_per_s",
+        "clone_per_s",
+        "mask_per_s",
+        "games_per_s",
+        "legal_actions_per_decision",
+        "steps_per_s",
+    ):
         assert result[key] > 0
     assert "apply calls/s" in capsys.readouterr().out
 
@@ -51,27 +59,40 @@ def test_unknown_game_and_bad_option_are_one_line_errors(capsys):
 
 
 def test_watch_agents_play_to_the_end():
-    result = run_cli("play", "kill_the_king", "--players", "random,end_turn", "-c", "map=kwah:5",
-                     "--quiet")
+    result = run_cli(
+        "play", "kill_the_king", "--players", "random,end_turn", "-c", "map=kwah:5", "--quiet"
+    )
     assert result.returncode == 0, result.stderr
     assert "result: player 0 (random)" in result.stdout
 
 
 def test_person_plays_with_bad_input():
-    script = "\n".join([
-        "hello",  # not an action
-        "9999",  # no such number
-        "move (1,0)->(1,1)",  # well-formed but not legal (no unit there)
-        "attack (1,1)->(9,9)",  # unreachable offset
-        "help",
-        "list",
-        "board",
-        "empty (0,0)",  # legal: k0 spends its move
-        "end_turn",
-        "quit",
-    ]) + "\n"
-    result = run_cli("play", "kill_the_king", "--players", "human,end_turn",
-                     "-c", "map=k0 . .\n. . k1", stdin=script)
+    script = (
+        "\n".join(
+            [
+                "hello",  # not an action
+                "9999",  # no such number
+                "move (1,0)->(1,1)",  # well-formed but not legal (no unit there)
+                "attack (1,1)->(9,9)",  # unreachable offset
+                "help",
+                "list",
+                "board",
+                "empty (0,0)",  # legal: k0 spends its move
+                "end_turn",
+                "quit",
+            ]
+        )
+        + "\n"
+    )
+    result = run_cli(
+        "play",
+        "kill_the_king",
+        "--players",
+        "human,end_turn",
+        "-c",
+        "map=k0 . .\n. . k1",
+        stdin=script,
+    )
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "cannot parse action 'hello'" in out
@@ -84,7 +105,8 @@ def test_person_plays_with_bad_input():
 
 
 def test_person_input_ends_cleanly_at_end_of_input():
-    result = run_cli("play", "kill_the_king", "--players", "human,random", "-c", "map=kwah:2",
-                     stdin="0\n")
+    result = run_cli(
+        "play", "kill_the_king", "--players", "human,random", "-c", "map=kwah:2", stdin="0\n"
+    )
     assert result.returncode == 0, result.stderr
     assert "game abandoned" in result.stdout

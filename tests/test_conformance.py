@@ -8,7 +8,9 @@ from stratagem.envs import game_entry, list_games, make_game
 from stratagem.envs import testing as conf
 
 CASES = [
-    pytest.param((name, dict(cfg)), id=f"{name}-{'-'.join(f'{k}={v}' for k, v in cfg.items()) or 'default'}")
+    pytest.param(
+        (name, dict(cfg)), id=f"{name}-{'-'.join(f'{k}={v}' for k, v in cfg.items()) or 'default'}"
+    )
     for name in list_games()
     for cfg in game_entry(name).test_configs
 ]

@@ -77,8 +77,12 @@ def test_state_from_json_rejects_other_configuration():
 def test_corrupted_json_fields_are_rejected():
     game = make_game("kill_the_king", map="kwah:2")
     text = game.new_initial_state().to_json()
-    for old, new in (('"tick":1', '"tick":0'), ('"current_player":0', '"current_player":2'),
-                     ('"winner":null', '"winner":0'), ('"hp":[', '"hp":[999,')):
+    for old, new in (
+        ('"tick":1', '"tick":0'),
+        ('"current_player":0', '"current_player":2'),
+        ('"winner":null', '"winner":0'),
+        ('"hp":[', '"hp":[999,'),
+    ):
         assert old in text
         with pytest.raises(InvalidStateError):
             game.state_from_json(text.replace(old, new, 1))
@@ -86,8 +90,11 @@ def test_corrupted_json_fields_are_rejected():
 
 def test_illegal_action_message_names_action_and_player():
     state = make_game("kill_the_king").new_initial_state()
-    with pytest.raises(IllegalActionError, match=r"illegal action 0 \(move \(0,0\)->\(0,-1\)\) "
-                                                 r"for player 0: no unit"):
+    with pytest.raises(
+        IllegalActionError,
+        match=r"illegal action 0 \(move \(0,0\)->\(0,-1\)\) "
+        r"for player 0: no unit",
+    ):
         state.apply(0)
 
 

@@ -11,16 +11,31 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-AREAS = {"stratagem": "stratagem", "envs": "stratagem/envs", "wrappers": "stratagem/wrappers",
-         "baselines": "stratagem/baselines", "training": "stratagem/training"}
+AREAS = {
+    "stratagem": "stratagem",
+    "envs": "stratagem/envs",
+    "wrappers": "stratagem/wrappers",
+    "baselines": "stratagem/baselines",
+    "training": "stratagem/training",
+}
 
 
 @pytest.fixture(scope="module")
 def wheel_names(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(out), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
         check=True,
     )
     (wheel,) = out.glob("stratagem-*.whl")

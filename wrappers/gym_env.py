@@ -55,13 +55,16 @@ class SingleAgentEnv(gym.Env):
         self.game = make_game(game, **config)
         spec = self.game.spec
         if seat != "random" and (isinstance(seat, bool) or seat not in range(spec.num_players)):
-            raise ValueError(f"{spec.name}: seat must be 0..{spec.num_players - 1} or 'random', "
-                             f"got {seat!r}")
+            raise ValueError(
+                f"{spec.name}: seat must be 0..{spec.num_players - 1} or 'random', got {seat!r}"
+            )
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or "
-                             f"None, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or "
+                f"None, got {render_mode!r}"
+            )
         self.opponent = make_agent(opponent, self.game)
         self.seat_option = seat
         self.illegal_action = illegal_action

@@ -43,14 +43,18 @@ __all__ = [
 #: Compass steps in plane order; y grows downwards, so N is (0, -1).
 MOVE_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 MOVE_OFFSETS: tuple[tuple[int, int], ...] = (
-    (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1),
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
 )
 #: Every offset within Euclidean range 2 except the source itself, in reading order.
 ATTACK_OFFSETS: tuple[tuple[int, int], ...] = tuple(
-    (dx, dy)
-    for dy in range(-2, 3)
-    for dx in range(-2, 3)
-    if 0 < dx * dx + dy * dy <= 4
+    (dx, dy) for dy in range(-2, 3) for dx in range(-2, 3) if 0 < dx * dx + dy * dy <= 4
 )
 #: Heal may also target the healer's own tile.
 HEAL_OFFSETS: tuple[tuple[int, int], ...] = tuple(
@@ -125,8 +129,9 @@ def string_to_action(layout: SpatialActionLayout, text: str) -> int:
     kind, xs, ys, txs, tys = match.groups()
     x, y = int(xs), int(ys)
     if not (0 <= x < layout.width and 0 <= y < layout.height):
-        raise ValueError(f"action {text!r}: tile ({x},{y}) is off the "
-                         f"{layout.width}x{layout.height} board")
+        raise ValueError(
+            f"action {text!r}: tile ({x},{y}) is off the {layout.width}x{layout.height} board"
+        )
     if kind == "empty":
         if txs is not None:
             raise ValueError(f"action {text!r}: 'empty' takes no target")

@@ -28,8 +28,12 @@ import yaml
 __all__ = ["TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "load_maps", "parse_layout"]
 
 #: Tile symbol -> (tile id, walkable). Ids index the terrain observation planes.
-TILE_SYMBOLS: dict[str, tuple[int, bool]] = {".": (0, True), "W": (1, False), "M": (2, False),
-                                             "F": (3, True)}
+TILE_SYMBOLS: dict[str, tuple[int, bool]] = {
+    ".": (0, True),
+    "W": (1, False),
+    "M": (2, False),
+    "F": (3, True),
+}
 TILE_NAMES = ("plain", "water", "mountain", "forest")
 #: Unit symbol -> unit type id (see ``rules.UNIT_NAMES``).
 UNIT_SYMBOLS: dict[str, int] = {"k": 0, "w": 1, "a": 2, "h": 3}
@@ -76,9 +80,7 @@ def parse_layout(text: str, name: str = "<inline>") -> Board:
     units: list[tuple[int, int, int, int]] = []
     for y, row in enumerate(rows):
         if len(row) != width:
-            raise MapError(
-                f"map {name}: row {y} has {len(row)} tiles, expected {width} like row 0"
-            )
+            raise MapError(f"map {name}: row {y} has {len(row)} tiles, expected {width} like row 0")
         for x, token in enumerate(row):
             if token in TILE_SYMBOLS:
                 terrain.append(TILE_SYMBOLS[token][0])
@@ -158,8 +160,10 @@ def _load_named(spec: str) -> tuple[Board, ...]:
 
 
 def _read_packaged(filename: str) -> object:
-    text = resources.files("stratagem.envs.kill_the_king").joinpath("data", filename).read_text(
-        encoding="utf-8"
+    text = (
+        resources.files("stratagem.envs.kill_the_king")
+        .joinpath("data", filename)
+        .read_text(encoding="utf-8")
     )
     return _parse_yaml(text, filename)
 

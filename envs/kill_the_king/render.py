@@ -36,7 +36,9 @@ def render_text(state: KillTheKingState) -> str:
     header = "    " + " ".join(f"{x:>2}" for x in range(w))
     lines = [header] + [f"{y:>3} " + " ".join(row) for y, row in enumerate(grid)]
     if state.winner is None:
-        status = f"round {state.tick}/{state.game.round_limit}, player {state.current_player} to move"
+        status = (
+            f"round {state.tick}/{state.game.round_limit}, player {state.current_player} to move"
+        )
     elif state.winner < 0:
         status = f"round {state.tick}: draw (round limit)"
     else:
@@ -54,9 +56,10 @@ def render_text(state: KillTheKingState) -> str:
 
 
 def render_rgb(state: KillTheKingState, cell: int = 16) -> np.ndarray:
-    """An ``(H·cell) × (W·cell) × 3`` uint8 picture: terrain colours, units as owner-coloured
-    shapes (King: full square, Warrior: square with a notch, Archer: diamond, Healer: cross) and
-    a health bar along each unit's bottom edge.
+    """An ``(H·cell) × (W·cell) × 3`` uint8 picture of the board.
+
+    Terrain is coloured by type; units are owner-coloured shapes (King: full square, Warrior:
+    square with a notch, Archer: diamond, Healer: cross) with a health bar along the bottom edge.
     """
     if cell < 6:
         raise ValueError(f"cell size must be at least 6 pixels, got {cell}")
@@ -70,19 +73,25 @@ def render_rgb(state: KillTheKingState, cell: int = 16) -> np.ndarray:
     m = cell // 6
     shapes = (
         (xx >= m) & (xx < cell - m) & (yy >= m) & (yy < cell - m),
-        (xx >= m) & (xx < cell - m) & (yy >= m) & (yy < cell - m)
+        (xx >= m)
+        & (xx < cell - m)
+        & (yy >= m)
+        & (yy < cell - m)
         & ~((abs(xx - c) < cell / 6) & (yy < cell / 2)),
         abs(xx - c) + abs(yy - c) <= c - m / 2,
         ((abs(xx - c) < cell / 6) | (abs(yy - c) < cell / 6))
-        & (xx >= m) & (xx < cell - m) & (yy >= m) & (yy < cell - m),
+        & (xx >= m)
+        & (xx < cell - m)
+        & (yy >= m)
+        & (yy < cell - m),
     )
     from stratagem.envs.kill_the_king.rules import UNIT_STATS
 
     for u in state.units():
-        tile = img[u.y * cell:(u.y + 1) * cell, u.x * cell:(u.x + 1) * cell]
+        tile = img[u.y * cell : (u.y + 1) * cell, u.x * cell : (u.x + 1) * cell]
         tile[shapes[u.type]] = _PLAYER_RGB[u.owner]
         frac = u.health / UNIT_STATS[u.type].max_health
         bar = max(1, round(frac * cell))
-        tile[cell - 2:, :, :] = (30, 30, 30)
-        tile[cell - 2:, :bar, :] = (40, 220, 40)
+        tile[cell - 2 :, :, :] = (30, 30, 30)
+        tile[cell - 2 :, :bar, :] = (40, 220, 40)
     return img

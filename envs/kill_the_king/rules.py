@@ -178,10 +178,11 @@ class KillTheKingGame(Game):
         ValueError: For a bad ``round_limit``.
     """
 
-    def __init__(self, *, map: str = "default", round_limit: int = 100) -> None:  # noqa: A002
+    def __init__(self, *, map: str = "default", round_limit: int = 100) -> None:
         if isinstance(round_limit, bool) or not isinstance(round_limit, int) or round_limit < 2:
-            raise ValueError(f"kill_the_king: round_limit must be an integer >= 2, "
-                             f"got {round_limit!r}")
+            raise ValueError(
+                f"kill_the_king: round_limit must be an integer >= 2, got {round_limit!r}"
+            )
         self.boards = load_maps(map)
         if len({(b.width, b.height) for b in self.boards}) != 1:
             raise ValueError(f"kill_the_king: maps of {map!r} differ in size")
@@ -252,8 +253,11 @@ class KillTheKingGame(Game):
         fields = {}
         for key in ("pos", "hp", "mp", "last"):
             values = data[key]
-            if (not isinstance(values, list) or len(values) != n
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+            if (
+                not isinstance(values, list)
+                or len(values) != n
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+            ):
                 raise InvalidStateError(f"kill_the_king: '{key}' must be a list of {n} integers")
             fields[key] = list(values)
         tick, player, winner = data["tick"], data["current_player"], data["winner"]
@@ -269,13 +273,16 @@ class KillTheKingGame(Game):
             if p == -1:
                 continue
             if not 0 <= p < static.hw or not static.walkable[p]:
-                raise InvalidStateError(f"kill_the_king: unit {u} stands on cell {p}, "
-                                        f"which is off the board or not walkable")
+                raise InvalidStateError(
+                    f"kill_the_king: unit {u} stands on cell {p}, "
+                    f"which is off the board or not walkable"
+                )
             if p in occ:
                 raise InvalidStateError(f"kill_the_king: units {occ[p]} and {u} share cell {p}")
             if not 0 < fields["hp"][u] <= _MAX_HP[t]:
-                raise InvalidStateError(f"kill_the_king: unit {u} health {fields['hp'][u]} "
-                                        f"outside 1..{_MAX_HP[t]}")
+                raise InvalidStateError(
+                    f"kill_the_king: unit {u} health {fields['hp'][u]} outside 1..{_MAX_HP[t]}"
+                )
             if not 0 <= fields["mp"][u] <= _MAX_MP[t]:
                 raise InvalidStateError(f"kill_the_king: unit {u} movement points out of range")
             if not 0 <= fields["last"][u] <= tick:
@@ -284,13 +291,19 @@ class KillTheKingGame(Game):
         state.board_index = index
         state._s = static
         state._pos, state._hp, state._mp, state._last = (
-            fields["pos"], fields["hp"], fields["mp"], fields["last"])
+            fields["pos"],
+            fields["hp"],
+            fields["mp"],
+            fields["last"],
+        )
         state._occ = occ
         state.tick, state.current_player, state.winner = tick, player, winner
         expected = state._outcome()
         if expected != winner:
-            raise InvalidStateError(f"kill_the_king: winner {winner!r} does not match the "
-                                    f"position (expected {expected!r})")
+            raise InvalidStateError(
+                f"kill_the_king: winner {winner!r} does not match the "
+                f"position (expected {expected!r})"
+            )
         return state
 
 
@@ -304,8 +317,19 @@ class KillTheKingState(State):
     """
 
     game: KillTheKingGame
-    __slots__ = ("_hp", "_last", "_mp", "_occ", "_pos", "_s", "board_index", "current_player",
-                 "game", "tick", "winner")
+    __slots__ = (
+        "_hp",
+        "_last",
+        "_mp",
+        "_occ",
+        "_pos",
+        "_s",
+        "board_index",
+        "current_player",
+        "game",
+        "tick",
+        "winner",
+    )
 
     # ----------------------------------------------------------------- contract
     def clone(self) -> KillTheKingState:
@@ -360,7 +384,7 @@ class KillTheKingState(State):
                 y, x = divmod(p, width)
                 if t == HEALER:
                     r2 = _HEAL_R2[t]
-                    for q, v in occ.items():
+                    for q in occ:
                         ty, tx = divmod(q, width)
                         dx, dy = tx - x, ty - y
                         if dx * dx + dy * dy <= r2:
@@ -412,8 +436,9 @@ class KillTheKingState(State):
             if kind == "move":
                 q = self._target(p, dx, dy)
                 if q < 0 or not s.walkable[q] or q in self._occ:
-                    raise self.illegal(action, "the destination is off the board, not "
-                                               "walkable or occupied")
+                    raise self.illegal(
+                        action, "the destination is off the board, not walkable or occupied"
+                    )
                 del self._occ[p]
                 self._occ[q] = u
                 self._pos[u] = q
@@ -500,8 +525,9 @@ class KillTheKingState(State):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, KillTheKingState):
             return NotImplemented
-        return self.game.spec.config == other.game.spec.config and self._to_dict() == \
-            other._to_dict()
+        return (
+            self.game.spec.config == other.game.spec.config and self._to_dict() == other._to_dict()
+        )
 
     __hash__ = None  # type: ignore[assignment]  (mutable)
 
@@ -523,16 +549,27 @@ class KillTheKingState(State):
 
     def walkable(self, x: int, y: int) -> bool:
         """True when tile ``(x, y)`` is on the board and walkable (ignoring units)."""
-        return 0 <= x < self._s.width and 0 <= y < self.height and \
-            self._s.walkable[y * self._s.width + x]
+        return (
+            0 <= x < self._s.width
+            and 0 <= y < self.height
+            and self._s.walkable[y * self._s.width + x]
+        )
 
     def unit(self, uid: int) -> UnitView:
         """Snapshot of unit ``uid`` (dead units have ``x = y = -1`` and health 0)."""
         s = self._s
         p = self._pos[uid]
         y, x = divmod(p, s.width) if p >= 0 else (-1, -1)
-        return UnitView(uid, s.utype[uid], s.owner[uid], x, y, self._hp[uid], self._mp[uid],
-                        self.tick - self._last[uid] >= 1)
+        return UnitView(
+            uid,
+            s.utype[uid],
+            s.owner[uid],
+            x,
+            y,
+            self._hp[uid],
+            self._mp[uid],
+            self.tick - self._last[uid] >= 1,
+        )
 
     def units(self, player: int | None = None) -> list[UnitView]:
         """Living units in creation order, of one player or of both."""
@@ -575,8 +612,10 @@ class KillTheKingState(State):
         if self.tick >= self.game.round_limit:
             return -1
         s = self._s
-        alive = [any(self._pos[u] >= 0 and s.utype[u] == KING for u in s.units_of[p])
-                 for p in range(NUM_PLAYERS)]
+        alive = [
+            any(self._pos[u] >= 0 and s.utype[u] == KING for u in s.units_of[p])
+            for p in range(NUM_PLAYERS)
+        ]
         if alive[0] and alive[1]:
             return None
         if alive[0]:
@@ -584,4 +623,3 @@ class KillTheKingState(State):
         if alive[1]:
             return 1
         return -1
-

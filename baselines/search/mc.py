@@ -1,0 +1,80 @@
+"""Flat Monte Carlo search (MC) of the Tribes paper (section 3.3).
+
+Every iteration plays one root action followed by uniformly random actions (all players) up to a
+fixed length, and scores the final state with the evaluator for the root player; the root action
+with the best average is played. Root actions are tried in turns over a shuffled order, so that
+every action gets the same number of samples (the Java agent draws them uniformly at random,
+which gives the same expectation with more variance).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from stratagem.baselines.agent import Evaluator
+from stratagem.baselines.search.common import SearchAgent, SearchStats
+from stratagem.envs.core import Game, State
+
+__all__ = ["MCAgent"]
+
+
+class MCAgent(SearchAgent):
+    """Flat Monte Carlo: random rollouts after each root action, best mean value wins.
+
+    Args:
+        game: The game the agent plays.
+        budget: Forward-model calls per decision (Tribes: 2000).
+        time_limit: Optional seconds per decision.
+        evaluator: State evaluator (default: the game's own heuristic).
+        rollout_length: Actions per iteration, the root action included (Tribes: 20).
+        exclude_kinds: Action kinds never played (Tribes: ``disband|destroy``).
+        prioritize_root: Tribes' root prioritisation (needs ``state.action_group``).
+        force_end_turn: End the turn every this many rollout steps (0: never).
+    """
+
+    name = "mc"
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        budget: int | None = 2000,
+        time_limit: float | None = None,
+        evaluator: Evaluator | str | None = None,
+        rollout_length: int = 20,
+        exclude_kinds: Sequence[str] | str | None = (),
+        prioritize_root: bool = False,
+        force_end_turn: int = 0,
+    ) -> None:
+        super().__init__(game, budget=budget, time_limit=time_limit, evaluator=evaluator,
+                         exclude_kinds=exclude_kinds, prioritize_root=prioritize_root,
+                         force_end_turn=force_end_turn)
+        if isinstance(rollout_length, bool) or not isinstance(rollout_length, int) \
+                or rollout_length < 1:
+            raise ValueError(f"mc: rollout_length must be an integer >= 1, got {rollout_length!r}")
+        if budget is None and time_limit is None:
+            raise ValueError("mc: give a budget or a time_limit")
+        self.rollout_length = rollout_length
+
+    def _search(self, state: State, actions: list[int], prng: random.Random,
+                stats: SearchStats) -> int:
+        player = state.current_player
+        order = list(actions)
+        prng.shuffle(order)
+        totals = [0.0] * len(order)
+        counts = [0] * len(order)
+        i = 0
+        while self._left() > 0 and not self._out_of_time():
+            k = i % len(order)
+            sim = state.clone()
+            self._step(sim, order[k])
+            self._rollout(sim, self.rollout_length - 1, prng, depth=1)
+            totals[k] += self._values(sim)[player]
+            counts[k] += 1
+            i += 1
+        stats.iterations = i
+        means = [t / c if c else float("-inf") for t, c in zip(totals, counts)]
+        best = max(range(len(order)), key=means.__getitem__)  # shuffled order: random tie-break
+        stats.extra["root"] = {order[k]: (counts[k], means[k]) for k in range(len(order))}
+        return order[best]
