@@ -206,7 +206,7 @@ def test_gym_bad_arguments(kwargs, message):
 
 
 def test_gym_episode_reward_is_final_outcome():
-    env = gym.make("stratagem/KillTheKing-v0", opponent="end_turn", map="k0 a1\n. .").unwrapped
+    env = gym.make("stratagem/KillTheKing-v0", opponent="end_turn", map="k0 k1\n. .").unwrapped
     obs, info = env.reset(seed=0)
     game = env.game
     total = 0.0
