@@ -38,27 +38,19 @@ __all__ = [
 
 
 def _register_builtin_games() -> None:
-    """Register every game shipped with stratagem (imported lazily by each factory)."""
+    """Register every game package of this folder that defines ``register_game()``.
 
-    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> Game:
-        from stratagem.envs.kill_the_king import KillTheKingGame
+    Each game registers itself from its own package, so adding a game touches no shared file.
+    """
+    import importlib
+    import pkgutil
 
-        return KillTheKingGame(map=map, round_limit=round_limit)
-
-    register(
-        "kill_the_king",
-        kill_the_king,
-        description="Kill The King (Stratega): 2 players, kill the enemy King; 100-round draw",
-        env_id="stratagem/KillTheKing-v0",
-        test_configs=(
-            {},
-            {"map": "kwah:1"},
-            {"map": "kwah:17"},
-            {"map": "kwah:42"},
-            {"map": "kwah"},
-        ),
-        rule_based_agent="stratagem.baselines.kill_the_king:KillTheKingRuleBasedAgent",
-    )
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            package = importlib.import_module(f"{__name__}.{module.name}")
+            register_game = getattr(package, "register_game", None)
+            if register_game is not None:
+                register_game()
 
 
 _register_builtin_games()

@@ -19,6 +19,30 @@ from stratagem.envs.kill_the_king.rules import (
     UnitView,
 )
 
+
+def register_game() -> None:
+    """Add Kill The King to the game registry (called by :mod:`stratagem.envs`)."""
+    from stratagem.envs.registry import register
+
+    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> KillTheKingGame:  # noqa: A002
+        return KillTheKingGame(map=map, round_limit=round_limit)
+
+    register(
+        "kill_the_king",
+        kill_the_king,
+        description="Kill The King (Stratega): 2 players, kill the enemy King; 100-round draw",
+        env_id="stratagem/KillTheKing-v0",
+        test_configs=(
+            {},
+            {"map": "kwah:1"},
+            {"map": "kwah:17"},
+            {"map": "kwah:42"},
+            {"map": "kwah"},
+        ),
+        rule_based_agent="stratagem.baselines.kill_the_king:KillTheKingRuleBasedAgent",
+    )
+
+
 __all__ = [
     "ARCHER",
     "HEALER",
@@ -35,4 +59,5 @@ __all__ = [
     "UnitView",
     "load_maps",
     "parse_layout",
+    "register_game",
 ]
