@@ -24,7 +24,7 @@ def register_game() -> None:
     """Add Kill The King to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> KillTheKingGame:  # noqa: A002
+    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> KillTheKingGame:
         return KillTheKingGame(map=map, round_limit=round_limit)
 
     register(
