@@ -21,6 +21,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.kill_the_king import (
     ARCHER,
