@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from stratagem.baselines.agent import BaseAgent
 from stratagem.envs.core import Game, State
 from stratagem.envs.kill_the_king.actions import PLANE_KIND
@@ -248,7 +249,7 @@ class KillTheKingRuleBasedAgent(BaseAgent):
        the Manhattan distance. Ties go to the first step in the reference's order (by x, then
        y). A Healer has no AttackRange (-1), so it always walks as close as it can.
 
-    When no unit has anything to do it ends its turn. Unit strengths come from
+    When no unit has anything to do it ends its turn; it never plays Empty. Unit strengths come from
     :func:`unit_type_values` (King 2.0, Warrior 1.5, Archer 1.5, Healer 1.27).
 
     Reference quirks reproduced by default (``reference_quirks=True``), found in
@@ -263,9 +264,10 @@ class KillTheKingRuleBasedAgent(BaseAgent):
       So a Healer heals only when it is itself damaged, every heal gets the same score, and the
       first heal target in unit order within range 2 is healed: possibly a full-health ally, the
       Healer itself, or even an enemy. A Healer at full health never heals, whoever is hurt.
-      (For a Healer whose entity id is 4 or more the reference then looks up an entity type by
-      that id and throws, which aborts the game; that crash is not reproduced, the heal is
-      played.)
+      (The reference then looks up the maximum health of the entity *type* whose id is the
+      Healer's *unit* id: ids 0-3 read some type's value, which changes nothing, but a Healer
+      whose unit id is 4 or more makes it throw and abort the game. That crash is not
+      reproduced: the heal is played.)
     * **Enemy healing.** The attack score's enemy healing is always 0: the reference looks for
       the enemy Healers' heals among the acting player's own actions, and tests their reach
       with their missing AttackRange (-1).

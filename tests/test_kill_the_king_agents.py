@@ -8,10 +8,12 @@ Warrior, Archer and Healer followed by their owner.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
 import pytest
+
 from stratagem.baselines.agent import Evaluator, make_agent
 from stratagem.baselines.kill_the_king import (
     KillTheKingEvaluator,
@@ -24,8 +26,15 @@ from stratagem.envs.kill_the_king import KillTheKingGame
 # --------------------------------------------------------------------------------- helpers
 
 
-def board(layout: str, *, hp: dict[int, int] | None = None, mp: dict[int, int] | None = None,
-          dead: tuple[int, ...] = (), player: int = 0, round_limit: int = 100):
+def board(
+    layout: str,
+    *,
+    hp: dict[int, int] | None = None,
+    mp: dict[int, int] | None = None,
+    dead: tuple[int, ...] = (),
+    player: int = 0,
+    round_limit: int = 100,
+):
     """State on ``layout`` with some units' health or movement points changed, or removed."""
     game = KillTheKingGame(map=layout, round_limit=round_limit)
     state = game.new_initial_state()
@@ -92,11 +101,14 @@ def test_prefers_a_kill_to_wounding_the_king():
 
 
 def test_wounding_prefers_the_target_killed_soonest_then_unit_order():
-    # Full health: Archer 1.5 * (1 + 1/3) = 2.0 (2 hits), King 2 * (1 + 1/4) = 2.5.
+    # Full health: Archer 1.5 * (1 + 1/3) = 2.0 (2 hits), King 2 * (1 + 1/4) = 2.5 (3 hits).
     assert decide(board(KILL)) == "attack (1,1)->(2,1)"
-    # Equal scores go to the first target in unit order (the Archer, id 0).
-    state = board(KILL, hp={2: 140})  # King: 2 hits, 2 * (1 + 1/3) = 2.67 > Archer 2.0
-    assert decide(state) == "attack (1,1)->(2,1)"
+    # With the King at 140 (2 hits) it is 2 * (1 + 1/3) = 2.67, still the King; with an
+    # Archer instead of the King the two Archers tie and the first in unit order is hit.
+    two_archers = KILL.replace("k1", "a1").replace(".  .  .  .\nk0", ".  .  .  k1\nk0")
+    assert decide(board(two_archers)) == "attack (1,1)->(1,0)"
+    assert decide(board(two_archers, hp={0: 100, 2: 90})) == "attack (1,1)->(1,0)"
+    assert decide(board(two_archers, hp={2: 60})) == "attack (1,1)->(2,1)"
 
 
 def test_attacks_rather_than_moves():
@@ -108,13 +120,13 @@ def test_attacks_rather_than_moves():
 def test_the_first_unit_in_order_with_an_attack_acts():
     layout = """\
 .  a0 .  .  .
-.  .  .  w1 .
-w1 .  .  .  .
+.  .  w1 .  .
+.  .  .  .  .
 .  .  .  w0 k1
 k0 .  .  .  .
-"""  # a0 (id 0) can hit the Warrior at (3,1); w0 (id 3) could kill the wounded King
-    state = board(layout, hp={4: 40})
-    assert decide(state) == "attack (1,0)->(3,1)"
+"""  # a0 (id 0) can hit the Warrior at (2,1); w0 (id 2) could kill the wounded King (id 3)
+    state = board(layout, hp={3: 40})
+    assert decide(state) == "attack (1,0)->(2,1)"
 
 
 # --------------------------------------------------------------------------------- heal
@@ -207,13 +219,13 @@ M  M  M  .  .  .  .
 .  .  .  .  .  .  .
 .  .  .  .  .  .  k1
 """
-    # From (3,3) toward (6,6), range 2: only (4,4) gets within range... make it a tie instead:
-    # all three forward tiles of the Archer, (3,4) (4,3) (4,4), are out of range 2 of k1
-    # except (4,4) (Manhattan 4); the closest by Manhattan wins.
+    # No step of the Archer gets within Manhattan 2 of k1 (6,6): the closest step, (4,4), wins.
     assert decide(board(layout)) == "move (3,3)->(4,4)"
-    # Remove the diagonal: (3,4) and (4,3) tie at Manhattan 5; x-major order picks (3,4).
-    blocked = layout.replace(".  .  .  .  .  .  .\n.  .  .  .  .  .  .\n.  .  .  .  .  .  k1",
-                             ".  .  .  .  M  .  .\n.  .  .  .  .  .  .\n.  .  .  .  .  .  k1")
+    # Block the diagonal: (3,4) and (4,3) tie at Manhattan 5; x-then-y order picks (3,4).
+    blocked = layout.replace(
+        ".  .  .  .  .  .  .\n.  .  .  .  .  .  .\n.  .  .  .  .  .  k1",
+        ".  .  .  .  M  .  .\n.  .  .  .  .  .  .\n.  .  .  .  .  .  k1",
+    )
     assert decide(board(blocked)) == "move (3,3)->(3,4)"
 
 
@@ -238,9 +250,8 @@ def test_ends_turn_when_no_unit_can_do_anything():
 
 
 def test_plays_for_player_one_too():
-    state = board(KILL, hp={3: 50}, player=1)  # k1 (2,1) cannot reach k0 (0,3): it walks
-    action = decide(state)
-    assert action.startswith("attack (2,1)->(1,1)")  # k1 hits the adjacent Warrior
+    # Player 1's first unit, the Archer (1,0), hits the Warrior below it.
+    assert decide(board(KILL, player=1)) == "attack (1,0)->(1,1)"
 
 
 # ---------------------------------------------------------------------- legality, strength
@@ -273,7 +284,8 @@ def test_act_does_not_modify_the_state():
 
 
 def test_beats_random_on_kwah_maps():
-    # Measured: 10 wins in 10 games (seats alternate); random never wins.
+    # Measured with these seeds: 9 wins, 1 loss (seats alternate). Over 100 kwah games (50
+    # maps x 2 seats) it won 97 and lost 3; on the default board 39 wins and 1 draw of 40.
     game = KillTheKingGame(map="kwah")
     wins = draws = 0
     for seed in range(10):
@@ -347,7 +359,7 @@ def test_evaluator_values_per_player_by_hand():
 
 def test_evaluator_grows_as_the_enemy_king_weakens():
     mine = [aim_to_king_values(board(EVAL, hp={3: hp}))[0] for hp in (200, 150, 100, 50, 1)]
-    assert all(a < b for a, b in zip(mine, mine[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(mine))
 
 
 def test_evaluator_counts_units():
@@ -363,9 +375,6 @@ def test_evaluator_counts_units():
 
 
 def test_evaluator_terminal_values():
-    win = board(EVAL, hp={3: 50})
-    # Walk the Warrior next to the King? Simpler: kill the King from a state where it is
-    # adjacent to player 0's Archer equivalent, built on another board.
     layout = """\
 k0 .  .
 .  w0 k1
@@ -384,4 +393,5 @@ k0 .  .
     assert draw.winner == -1
     assert list(aim_to_king_values(draw)) == [-2.0, -2.0]
     # Terminal values bound the non-terminal ones.
-    assert -2.0 < aim_to_king_values(win).min() and aim_to_king_values(win).max() < 2.0
+    alive = aim_to_king_values(board(EVAL, hp={3: 1}))
+    assert -2.0 < alive.min() and alive.max() < 2.0
