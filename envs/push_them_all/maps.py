@@ -1,0 +1,84 @@
+"""Push Them All boards: the reference's layouts and their loader.
+
+Tiles: ``.`` Plain, ``W`` Water, ``M`` Mountain, ``F`` Forest, ``H`` Hole (walkable: a unit that
+ends up on it falls in). Units: ``w`` Warrior (the paper's *pusher*) and ``g`` Ghost, followed by
+the owner digit. Parsing is the shared Stratega one (:mod:`stratagem.envs.stratega_maps`).
+
+Map names accepted by :func:`load_maps`:
+
+* ``"default"``: the 13×8 board of ``PushThemAll.yaml`` (2 Warriors and a Ghost a side);
+* ``"pta"``: the 50 maps of ``PTAMaps.yaml``, the SCSA experiments' maps (all 50 are the same
+  13×8 board with 3 Warriors a side and no Ghost); ``"pta:N"`` picks map N;
+* ``"ntbea"``: the 10 maps of ``pta_ntbea_map.yaml`` used for NTBEA tuning (the same board);
+  ``"ntbea:N"`` picks map N;
+* a YAML path (``path`` or ``path:MapName``) or an inline layout (text with a newline).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from stratagem.envs.stratega_maps import Board, MapError, MapSource, load_boards, parse_layout
+
+__all__ = ["TILE_NAMES", "TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "load_maps"]
+
+_PACKAGE = "stratagem.envs.push_them_all"
+#: Tile symbol -> (tile id, walkable). Ids index the terrain observation planes.
+TILE_SYMBOLS: dict[str, tuple[int, bool]] = {
+    ".": (0, True),
+    "W": (1, False),
+    "M": (2, False),
+    "F": (3, True),
+    "H": (4, True),
+}
+TILE_NAMES = ("plain", "water", "mountain", "forest", "hole")
+HOLE = 4
+#: Unit symbol -> unit type id (see ``rules.UNIT_NAMES``).
+UNIT_SYMBOLS: dict[str, int] = {"w": 0, "g": 1}
+NUM_PLAYERS = 2
+
+SOURCES = {
+    "default": MapSource(_PACKAGE, "PushThemAll.yaml", "game", "the PushThemAll.yaml board"),
+    "pta": MapSource(_PACKAGE, "PTAMaps.yaml", "maps", "the SCSA experiment maps"),
+    "ntbea": MapSource(_PACKAGE, "pta_ntbea_map.yaml", "maps", "the NTBEA tuning maps"),
+}
+
+
+def parse(text: str, name: str = "<inline>") -> Board:
+    """Parse one layout and check that both players have a unit.
+
+    Raises:
+        MapError: On a malformed layout or a player without units (who would have lost
+            before the first move).
+    """
+    board = parse_layout(
+        text,
+        name,
+        game="push_them_all",
+        tiles={s: t for s, (t, _) in TILE_SYMBOLS.items()},
+        units=UNIT_SYMBOLS,
+        num_players=NUM_PLAYERS,
+    )
+    for player in range(NUM_PLAYERS):
+        if not any(o == player for _, o, _, _ in board.units):
+            raise MapError(f"push_them_all map {name}: player {player} has no unit")
+    for _, _, x, y in board.units:
+        if board.terrain[y * board.width + x] == HOLE:  # pragma: no cover (units stand on Plain)
+            raise MapError(f"push_them_all map {name}: a unit starts in a hole at ({x},{y})")
+    return board
+
+
+def load_maps(spec: str) -> tuple[Board, ...]:
+    """Resolve a map name (see the module docstring) to one or more boards of equal size.
+
+    Raises:
+        MapError: For an unknown name, a missing or malformed file, or boards of unequal size.
+    """
+    if not isinstance(spec, str) or not spec:
+        raise MapError(f"push_them_all: map must be a non-empty string, got {spec!r}")
+    return _load(spec)
+
+
+@lru_cache(maxsize=64)
+def _load(spec: str) -> tuple[Board, ...]:
+    return load_boards(spec, game="push_them_all", sources=SOURCES, parse=parse)
