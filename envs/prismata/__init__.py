@@ -1,0 +1,78 @@
+"""Prismata: the card-based strategy game of the HPS paper (Churchill and Buro, AIIDE 2015).
+
+Public names: :class:`PrismataGame`, :class:`PrismataState`, the card table (:data:`CARDS`,
+:func:`card_by_name`) and the phase constants. The rules core (``rules.py``, ``cards.py``,
+``actions.py``) imports nothing from gymnasium, pettingzoo or torch.
+"""
+
+from stratagem.envs.prismata.actions import KINDS, ActionLayout
+from stratagem.envs.prismata.cards import (
+    BASE_SET,
+    CARDS,
+    NUM_CARDS,
+    POOL,
+    Card,
+    CardSetError,
+    card_by_name,
+    format_resources,
+    parse_resources,
+)
+from stratagem.envs.prismata.rules import (
+    ACTION,
+    BREACH,
+    DEFENSE,
+    PHASE_NAMES,
+    PrismataGame,
+    PrismataState,
+    UnitView,
+)
+
+
+def register_game() -> None:
+    """Add Prismata to the game registry (called by :mod:`stratagem.envs`)."""
+    from stratagem.envs.registry import register
+
+    def prismata(
+        *, cards: str = "random:8", turn_limit: int = 200, max_units: int = 100
+    ) -> PrismataGame:
+        return PrismataGame(cards=cards, turn_limit=turn_limit, max_units=max_units)
+
+    register(
+        "prismata",
+        prismata,
+        description="Prismata (HPS paper): 2 players, base set + 8 random cards; 200-turn draw",
+        env_id="stratagem/Prismata-v0",
+        test_configs=(
+            {},
+            {"cards": "base", "turn_limit": 60},
+            {"cards": "random:5", "turn_limit": 80, "max_units": 64},
+            {
+                "cards": "Apollo,Shiver Yeti,Wild Drone,Polywall,Deadeye Operative,"
+                "Kinetic Driver,Iso Kronus,Corpus",
+                "turn_limit": 80,
+            },
+        ),
+    )
+
+
+__all__ = [
+    "ACTION",
+    "BASE_SET",
+    "BREACH",
+    "CARDS",
+    "DEFENSE",
+    "KINDS",
+    "NUM_CARDS",
+    "PHASE_NAMES",
+    "POOL",
+    "ActionLayout",
+    "Card",
+    "CardSetError",
+    "PrismataGame",
+    "PrismataState",
+    "UnitView",
+    "card_by_name",
+    "format_resources",
+    "parse_resources",
+    "register_game",
+]
