@@ -1,0 +1,288 @@
+"""MCTS in script space and MCTS-HP for CotG combat (Šmejkal & Gemrot 2018).
+
+**MCTS in script space** (the paper's section of that name, after Justesen et al. 2014): a tree
+node is the state at the start of a player's turn; an edge is a *vector of scripts*, one per
+living unit of the player to move, and the child is the state after that player's whole turn
+played with those scripts. A playout gives every unit of the player to move a uniformly random
+script of the portfolio, turn after turn, until the battle ends (or ``playout_turns``). Selection
+is UCB1 from the side of the player to move; the move is the most visited root child's vector.
+
+Branching is ``|P|^n`` for ``n`` units, so a node offers (⚑ spec section 8) the uniform vectors
+("all units use script s", in portfolio order) and then ``samples`` distinct random vectors; when
+``|P|^n`` is at most that many, it offers every vector instead, in lexicographic order of the
+portfolio. The paper's portfolio is Kiter and NOKAV and its move ordering tries "the assignments
+involving the Kiter script first": with the default portfolio ``kiter|nokav`` the all-Kiter
+vector is expanded first.
+
+**MCTS-HP** (the paper's Listing 2) changes only simulation and backpropagation: the playout
+returns ``Δ = hp(p1) - hp(p2)``, the hit points left on each side, and every node ``n`` on the
+way back to the root adds ``Δ / hp_n(p)``, where ``p`` is player 0 when ``Δ > 0`` and player 1
+otherwise and ``hp_n(p)`` is ``p``'s total hit points in that node's state. Hit points never
+grow back, so the value lies in [−1, 1]; the same playout is a strong win seen from a node where
+the winner had little left, and a weak one seen from where it had much more. Plain MCTS adds
++1 / −1 / 0 for a player-0 win / loss / draw.
+
+Values are kept from player 0's side in [−1, 1]; UCB1 uses ``(1 ± Q) / 2`` in [0, 1] for the
+player to move, with ``c = 1/√2`` (⚑ spec section 8).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from stratagem.baselines.cotg_combat.pgs import _check_limits
+from stratagem.baselines.cotg_combat.scripts import (
+    SCRIPTS,
+    Script,
+    TurnPlanAgent,
+    play_turn,
+    resolve_portfolio,
+)
+from stratagem.envs.core import Game
+from stratagem.envs.cotg_combat.rules import CotgCombatState
+
+__all__ = ["ScriptMCTSAgent", "hp_node_value"]
+
+
+def hp_node_value(delta: float, hp: tuple[int, int]) -> float:
+    """MCTS-HP's value of a playout ending with ``delta`` at a node with hit points ``hp``.
+
+    ``delta / hp[0]`` when player 0 is ahead (``delta > 0``), else ``delta / hp[1]`` (0 for a
+    tie); always in [−1, 1] because hit points never grow back.
+    """
+    if delta > 0:
+        return delta / hp[0]
+    if delta < 0:
+        return delta / hp[1]
+    return 0.0
+
+
+class _Node:
+    """A tree node: the state at the start of a turn, its children and statistics."""
+
+    __slots__ = (
+        "children",
+        "hp",
+        "n",
+        "pending",
+        "player",
+        "random_left",
+        "slots",
+        "state",
+        "terminal",
+        "tried",
+        "vectors",
+        "w",
+    )
+
+    def __init__(self, state: CotgCombatState, portfolio: int, samples: int) -> None:
+        self.state = state
+        self.player = state.current_player
+        self.hp = state.hp_totals()
+        self.terminal = state.winner is not None
+        self.children: list[_Node] = []
+        self.vectors: list[tuple[int, ...]] = []
+        self.n = 0
+        self.w = 0.0
+        u_n = state.game.units
+        base = self.player * u_n
+        self.slots = [k for k in range(u_n) if state.positions[base + k] >= 0]
+        n = len(self.slots)
+        self.tried: set[tuple[int, ...]] = set()
+        if self.terminal:
+            self.pending: list[tuple[int, ...]] = []
+            self.random_left = 0
+        elif portfolio**n <= portfolio + samples:
+            self.pending = list(itertools.product(range(portfolio), repeat=n))
+            self.random_left = 0
+        else:
+            self.pending = [(s,) * n for s in range(portfolio)]
+            self.random_left = samples
+        self.pending.reverse()  # popped from the end
+
+    def next_vector(self, prng: random.Random, portfolio: int) -> tuple[int, ...] | None:
+        """The next script vector to expand, or ``None`` when the node is fully expanded."""
+        while self.pending:
+            vec = self.pending.pop()
+            if vec not in self.tried:
+                self.tried.add(vec)
+                return vec
+        n = len(self.slots)
+        while self.random_left > 0:
+            self.random_left -= 1
+            for _ in range(16):
+                vec = tuple(prng.randrange(portfolio) for _ in range(n))
+                if vec not in self.tried:
+                    self.tried.add(vec)
+                    return vec
+        return None
+
+
+class ScriptMCTSAgent(TurnPlanAgent):
+    """MCTS (``hp=False``) or MCTS-HP (``hp=True``) in script space, one search per turn.
+
+    Args:
+        game: A CotG combat game.
+        hp: Use MCTS-HP's hit-point playout value and per-node mapping.
+        time_limit: Seconds per turn (the paper: 0.1, 0.5, 2.0); ``None`` for no limit.
+        budget: Forward-model calls per turn; ``None`` for no limit.
+        iterations: Iterations per turn; ``None`` for no limit.
+        portfolio: Script names; the paper's is Kiter and NOKAV (Kiter first: the move ordering).
+        samples: Random script vectors a node offers beyond the uniform ones.
+        c: UCB1 exploration constant (values in [0, 1]).
+        playout_turns: Player-turns per playout; ``None`` plays to the end (the paper).
+        clock: ``"cpu"`` or ``"wall"`` time for ``time_limit``.
+
+    Raises:
+        ValueError: For a bad parameter, or when no limit at all is set.
+    """
+
+    name = "cotg_mcts"
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        hp: bool = False,
+        time_limit: float | None = 0.1,
+        budget: int | None = None,
+        iterations: int | None = None,
+        portfolio: Sequence[str] | str = ("kiter", "nokav"),
+        samples: int = 8,
+        c: float = 1 / math.sqrt(2),
+        playout_turns: int | None = None,
+        clock: str = "cpu",
+    ) -> None:
+        super().__init__(game, clock=clock)
+        _check_limits("cotg_mcts", time_limit, budget, playout_turns)
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise ValueError(
+                f"cotg_mcts: iterations must be a positive integer or None, got {iterations!r}"
+            )
+        if time_limit is None and budget is None and iterations is None:
+            raise ValueError("cotg_mcts: set at least one of time_limit, budget, iterations")
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
+            raise ValueError(f"cotg_mcts: samples must be an integer >= 0, got {samples!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"cotg_mcts: c must be a number >= 0, got {c!r}")
+        if not isinstance(hp, bool):
+            raise ValueError(f"cotg_mcts: hp must be true or false, got {hp!r}")
+        self.hp = hp
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.budget = budget
+        self.iterations = iterations
+        self.portfolio = resolve_portfolio(portfolio)
+        self._fns: tuple[Script, ...] = tuple(SCRIPTS[n] for n in self.portfolio)
+        self.samples = samples
+        self.c = float(c)
+        self.playout_turns = playout_turns
+        label = "cotg_mcts_hp" if hp else "cotg_mcts"
+        self.name = label if time_limit is None else f"{label}_{round(self.time_limit * 1000)}"
+
+    def __repr__(self) -> str:
+        return (
+            f"ScriptMCTSAgent(hp={self.hp}, time_limit={self.time_limit}, budget={self.budget}, "
+            f"iterations={self.iterations}, portfolio={self.portfolio})"
+        )
+
+    # ------------------------------------------------------------------ search
+    def choose_scripts(self, state: CotgCombatState, rng: np.random.Generator) -> list[Script]:
+        """Search the script vectors of this turn and return the most visited one's scripts."""
+        prng = random.Random(int(rng.integers(1 << 63)))
+        k = len(self._fns)
+        root = _Node(state.clone(), k, self.samples)
+        calls = 0
+        iterations = 0
+        start = self._now()
+        depth_max = 0
+        while True:
+            if iterations > 0:
+                if self.iterations is not None and iterations >= self.iterations:
+                    break
+                if self.budget is not None and calls >= self.budget:
+                    break
+                if self.time_limit is not None and self._now() - start >= self.time_limit:
+                    break
+            path = [root]
+            node = root
+            # selection and expansion
+            while not node.terminal:
+                vec = node.next_vector(prng, k)
+                if vec is not None:
+                    child_state = node.state.clone()
+                    calls += play_turn(child_state, self._scripts(node, vec))
+                    child = _Node(child_state, k, self.samples)
+                    node.children.append(child)
+                    node.vectors.append(vec)
+                    path.append(child)
+                    node = child
+                    break
+                node = self._select(node)
+                path.append(node)
+            depth_max = max(depth_max, len(path) - 1)
+            # simulation
+            sim = node.state.clone()
+            turns = 0
+            limit = self.playout_turns
+            fns = self._fns
+            while sim.winner is None and (limit is None or turns < limit):
+                u_n = sim.game.units
+                calls += play_turn(sim, [fns[prng.randrange(k)] for _ in range(u_n)])
+                turns += 1
+            # backpropagation
+            if self.hp:
+                h0, h1 = sim.hp_totals()
+                delta = h0 - h1
+                for n in path:
+                    n.n += 1
+                    n.w += hp_node_value(delta, n.hp)
+            else:
+                value = 1.0 if sim.winner == 0 else -1.0 if sim.winner == 1 else 0.0
+                for n in path:
+                    n.n += 1
+                    n.w += value
+            iterations += 1
+        best = max(
+            range(len(root.children)),
+            key=lambda i: (
+                root.children[i].n,
+                (root.children[i].w if root.player == 0 else -root.children[i].w)
+                / root.children[i].n,
+            ),
+        )
+        self.last_stats = {
+            "iterations": iterations,
+            "fm_calls": calls,
+            "root_children": len(root.children),
+            "depth": depth_max,
+            "best_visits": root.children[best].n,
+            "best_value": root.children[best].w / root.children[best].n,
+        }
+        return self._scripts(root, root.vectors[best])
+
+    def _scripts(self, node: _Node, vec: tuple[int, ...]) -> list[Script]:
+        """Per-slot scripts of a node's script vector (dead slots get a placeholder)."""
+        fns = self._fns
+        scripts = [fns[0]] * node.state.game.units
+        for slot, s in zip(node.slots, vec, strict=True):
+            scripts[slot] = fns[s]
+        return scripts
+
+    def _select(self, node: _Node) -> _Node:
+        """UCB1 child from the side of the player to move at ``node``."""
+        sign = 1.0 if node.player == 0 else -1.0
+        log_n = math.log(node.n)
+        c = self.c
+        best, best_score = node.children[0], -math.inf
+        for child in node.children:
+            score = (1.0 + sign * child.w / child.n) * 0.5 + c * math.sqrt(log_n / child.n)
+            if score > best_score:
+                best, best_score = child, score
+        return best
