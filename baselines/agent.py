@@ -126,6 +126,7 @@ def _rule_based(game: Game, **params: Any) -> Agent:
 
 def _ensure_loaded() -> None:
     import stratagem.baselines  # noqa: F401  (registers the built-in agents)
+    import stratagem.training  # noqa: F401  (registers the trained-network agents, lazily)
 
 
 register_agent("rule_based", _rule_based, "the game's rule-based agent from its paper")

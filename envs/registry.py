@@ -26,8 +26,12 @@ __all__ = [
 ]
 
 
-class UnknownGameError(KeyError):
-    """Raised for a game name that is not registered."""
+class UnknownGameError(KeyError, ValueError):
+    """Raised for a game name that is not registered.
+
+    It is a ``KeyError`` (a failed lookup) and a ``ValueError`` (bad input), so callers that
+    validate user input with ``except ValueError`` catch it too.
+    """
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown game"

@@ -17,6 +17,8 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "stratagem.envs.commands",  # games, bench
     "stratagem.baselines.play",  # play
+    "stratagem.baselines.tournament",  # tournament
+    "stratagem.training.commands",  # train
 )
 
 

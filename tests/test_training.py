@@ -1,0 +1,297 @@
+"""Training: AlphaZero and masked PPO learn tic-tac-toe on a CPU, resume exactly, fail early."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+import tiny_games  # noqa: E402,F401  (registers tictactoe_test)
+
+from stratagem.baselines import make_agent  # noqa: E402
+from stratagem.cli import main  # noqa: E402
+from stratagem.envs import make_game  # noqa: E402
+from stratagem.training import alphazero  # noqa: E402
+from stratagem.training.agents import AlphaZeroAgent  # noqa: E402
+from stratagem.training.common import evaluate_agent  # noqa: E402
+from stratagem.training.config import AlphaZeroConfig, PPOConfig  # noqa: E402
+from stratagem.training.networks import build_network  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    # small networks run fastest on one thread, and it keeps runs reproducible
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
+def az_config(out_dir, **overrides) -> AlphaZeroConfig:
+    base = dict(
+        game="tictactoe_test",
+        preset="tiny",
+        iterations=16,
+        games_per_iteration=32,
+        parallel_games=32,
+        simulations=24,
+        temperature_moves=4,
+        train_steps=60,
+        batch_size=64,
+        lr=3e-3,
+        eval_every=0,
+        out_dir=str(out_dir),
+        progress=False,
+        tensorboard=False,
+        seed=0,
+        device="cpu",
+    )
+    base.update(overrides)
+    return AlphaZeroConfig(**base)
+
+
+def test_alphazero_learns_tictactoe(tmp_path):
+    """After training, search with the network never loses to random; untrained it does."""
+    game = make_game("tictactoe_test")
+    alphazero.train(az_config(tmp_path))
+    trained = AlphaZeroAgent(game, checkpoint=str(tmp_path / "final.pt"), simulations=16)
+    result = evaluate_agent(game, trained, "random", games=100, seed=123)
+    torch.manual_seed(0)
+    untrained = AlphaZeroAgent.from_network(
+        game, build_network(game.spec, "tiny"), torch.device("cpu"), simulations=16, c_puct=1.5
+    )
+    baseline = evaluate_agent(game, untrained, "random", games=100, seed=123)
+    assert baseline["loss_rate"] >= 0.05, baseline  # the search alone is not enough...
+    assert result["loss_rate"] == 0.0, result  # ...the trained network is
+    assert result["win_rate"] > baseline["win_rate"]
+
+
+def _weights(path):
+    data = alphazero.load_checkpoint(path)
+    return data["network"], data["buffer"]
+
+
+def test_alphazero_resume_is_exact_even_after_a_crash(tmp_path, monkeypatch):
+    small = dict(
+        iterations=2,
+        games_per_iteration=6,
+        parallel_games=3,
+        simulations=6,
+        train_steps=5,
+        batch_size=16,
+    )
+    alphazero.train(az_config(tmp_path / "straight", **small))
+
+    # a run killed during the training phase of its second iteration, then resumed
+    real_train_network = alphazero.train_network
+    calls = {"n": 0}
+
+    def crash_on_second(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real_train_network(*args, **kwargs)
+
+    monkeypatch.setattr(alphazero, "train_network", crash_on_second)
+    with pytest.raises(KeyboardInterrupt):
+        alphazero.train(az_config(tmp_path / "crashed", **small))
+    saved = alphazero.load_checkpoint(tmp_path / "crashed" / "checkpoint.pt")
+    assert (saved["iteration"], saved["phase"]) == (1, "train")  # the self-play games were kept
+    monkeypatch.setattr(alphazero, "train_network", real_train_network)
+    alphazero.train(az_config(tmp_path / "crashed", **small))
+
+    net_a, buf_a = _weights(tmp_path / "straight" / "checkpoint.pt")
+    net_b, buf_b = _weights(tmp_path / "crashed" / "checkpoint.pt")
+    assert net_a.keys() == net_b.keys()
+    for key in net_a:
+        assert torch.equal(net_a[key], net_b[key]), key
+    assert np.array_equal(buf_a["obs"], buf_b["obs"])
+    assert np.array_equal(buf_a["values"], buf_b["values"])
+
+
+def test_alphazero_bad_configurations_fail_before_work(tmp_path):
+    with pytest.raises(ValueError, match="unknown game"):
+        alphazero.train(az_config(tmp_path, game="chess"))
+    with pytest.raises(ValueError, match="unknown preset"):
+        alphazero.train(az_config(tmp_path, preset="huge"))
+    with pytest.raises(ValueError, match="unknown device"):
+        alphazero.train(az_config(tmp_path, device="tpu"))
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA GPU"):
+            alphazero.train(az_config(tmp_path, device="cuda"))
+    with pytest.raises(ValueError, match="simulations must be >= 1"):
+        alphazero.train(az_config(tmp_path, simulations=0))
+    assert not (tmp_path / "checkpoint.pt").exists()
+
+
+def test_checkpoint_of_another_game_is_rejected(tmp_path):
+    alphazero.train(
+        az_config(
+            tmp_path,
+            iterations=1,
+            games_per_iteration=2,
+            parallel_games=2,
+            simulations=2,
+            train_steps=1,
+        )
+    )
+    other = az_config(tmp_path, game="kill_the_king", game_config={"map": "kwah:1"})
+    with pytest.raises(ValueError, match="checkpoint of tictactoe_test"):
+        alphazero.train(other)
+    ktk = make_game("kill_the_king", map="kwah:1")
+    with pytest.raises(ValueError, match="was trained on tictactoe_test"):
+        make_agent(f"alphazero:checkpoint={tmp_path / 'final.pt'}", ktk)
+    with pytest.raises(ValueError, match="not a stratagem AlphaZero checkpoint"):
+        (tmp_path / "junk.pt").write_bytes(b"junk")
+        make_agent(f"alphazero:checkpoint={tmp_path / 'junk.pt'}", ktk)
+
+
+def test_alphazero_on_kill_the_king_and_as_a_tournament_agent(tmp_path, capsys):
+    """The CLI trains on a real game and the checkpoint plays as an agent by name."""
+    out = tmp_path / "ktk"
+    code = main(
+        [
+            "train",
+            "alphazero",
+            "kill_the_king",
+            "-c",
+            "map=kwah:1",
+            "--preset",
+            "tiny",
+            "--iterations",
+            "1",
+            "--games-per-iteration",
+            "2",
+            "--parallel-games",
+            "2",
+            "--simulations",
+            "2",
+            "--max-moves",
+            "30",
+            "--train-steps",
+            "2",
+            "--batch-size",
+            "8",
+            "--eval-games",
+            "0",
+            "--threads",
+            "1",
+            "--out-dir",
+            str(out),
+            "--no-progress",
+            "--no-tensorboard",
+        ]
+    )
+    assert code == 0
+    game = make_game("kill_the_king", map="kwah:1")
+    agent = make_agent(f"alphazero:checkpoint={out / 'final.pt'},simulations=2", game)
+    state = game.new_initial_state(0)
+    rng = np.random.default_rng(0)
+    for _ in range(20):  # it plays legal moves of a real game
+        action = agent.act(state.clone(), rng=rng)
+        assert state.legal_action_mask()[action]
+        state.apply(action)
+    capsys.readouterr()
+
+
+def test_train_cli_config_files_and_errors(tmp_path, capsys):
+    path = tmp_path / "run.toml"
+    assert (
+        main(
+            [
+                "train",
+                "alphazero",
+                "tictactoe_test",
+                "--simulations",
+                "5",
+                "--eval-opponents",
+                "random,end_turn",
+                "--save-config",
+                str(path),
+            ]
+        )
+        == 0
+    )
+    text = path.read_text()
+    assert "simulations = 5" in text and 'eval_opponents = [\n    "random",' in text
+    assert (
+        main(["train", "alphazero", "tictactoe_test", "--config", str(path), "--iterations", "0"])
+        == 2
+    )
+    assert "iterations must be >= 1" in capsys.readouterr().err
+    assert main(["train", "ppo", "tictactoe_test", "--vec-env", "threads"]) == 2
+    assert "vec_env must be" in capsys.readouterr().err
+    path.write_text("bogus_option = 1\n")
+    assert main(["train", "ppo", "tictactoe_test", "--config", str(path)]) == 2
+    assert "unknown PPOConfig option(s): bogus_option" in capsys.readouterr().err
+    assert main(["train", "ppo", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def ppo_config(out_dir, **overrides) -> PPOConfig:
+    base = dict(
+        game="tictactoe_test",
+        total_timesteps=60_000,
+        n_envs=8,
+        vec_env="dummy",
+        n_steps=64,
+        batch_size=256,
+        n_epochs=8,
+        learning_rate=1e-3,
+        ent_coef=0.0,
+        gamma=1.0,
+        features=128,
+        filters=32,
+        opponents=["random"],
+        pool_size=0,
+        snapshot_every=100_000,
+        eval_games=200,
+        eval_opponents=["random"],
+        out_dir=str(out_dir),
+        progress=False,
+        tensorboard=False,
+        device="cpu",
+        seed=0,
+    )
+    base.update(overrides)
+    return PPOConfig(**base)
+
+
+def test_ppo_learns_tictactoe(tmp_path):
+    from stratagem.training import ppo
+
+    result = ppo.train(ppo_config(tmp_path))
+    assert result["eval/random/win_rate"] >= 0.9, result
+    game = make_game("tictactoe_test")
+    agent = make_agent(f"ppo:model={tmp_path / 'model.zip'}", game)
+    again = evaluate_agent(game, agent, "random", games=50, seed=5)
+    assert again["win_rate"] >= 0.85
+
+
+def test_ppo_self_play_pool_and_resume(tmp_path):
+    from stratagem.training import ppo
+
+    config = ppo_config(
+        tmp_path,
+        total_timesteps=512,
+        n_envs=2,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=1,
+        pool_size=2,
+        snapshot_every=128,
+        eval_games=4,
+        opponents=["random", "end_turn"],
+    )
+    first = ppo.train(config)
+    assert first["timesteps"] >= 512
+    snapshots = sorted((tmp_path / "pool").glob("snapshot_*.zip"))
+    assert len(snapshots) >= 2  # the learner's past selves joined the pool
+    resumed = ppo.train(dataclasses.replace(config, total_timesteps=1024))
+    assert resumed["timesteps"] >= 1024
+    with pytest.raises(ValueError, match="checkpoint of tictactoe_test"):
+        ppo.train(dataclasses.replace(config, game="kill_the_king", game_config={"map": "kwah:1"}))

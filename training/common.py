@@ -1,0 +1,232 @@
+"""Pieces shared by the training algorithms: devices, checkpoints, logging, configs, evaluation."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import tempfile
+import types
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from stratagem.envs.core import Game
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+import tomli_w
+
+__all__ = [
+    "ProgressBar",
+    "TensorBoardLogger",
+    "atomic_torch_save",
+    "config_from_mapping",
+    "evaluate_agent",
+    "load_toml",
+    "resolve_device",
+    "to_toml",
+]
+
+
+def resolve_device(name: str) -> torch.device:
+    """``auto`` → CUDA when available else CPU; ``cuda`` without a GPU is an error.
+
+    Raises:
+        ValueError: For an unknown device name or CUDA requested on a machine without it.
+    """
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cpu":
+        return torch.device("cpu")
+    if name == "cuda" or name.startswith("cuda:"):
+        if not torch.cuda.is_available():
+            raise ValueError(
+                f"device {name!r} asked for, but torch sees no CUDA GPU "
+                f"(torch {torch.__version__}); use --device cpu or auto"
+            )
+        return torch.device(name)
+    raise ValueError(f"unknown device {name!r}; use auto, cpu or cuda")
+
+
+def atomic_torch_save(obj: Any, path: str | os.PathLike) -> None:
+    """Save to a temporary file in the same folder, then rename over ``path``.
+
+    A crash mid-write leaves the previous checkpoint intact: the rename is atomic.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            torch.save(obj, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class ProgressBar:
+    """A tqdm bar that can be switched off (tests, logs); use as a context manager."""
+
+    def __init__(self, total: int, desc: str, enabled: bool = True) -> None:
+        self._bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=desc, leave=False)
+
+    def update(self, n: int = 1) -> None:
+        """Advance the bar."""
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+class TensorBoardLogger:
+    """Scalars to TensorBoard (``tensorboard --logdir <out_dir>``); a no-op without a folder."""
+
+    def __init__(self, log_dir: str | os.PathLike | None) -> None:
+        self._writer = None
+        if log_dir is not None:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self._writer = SummaryWriter(log_dir=str(log_dir))
+
+    def log(self, metrics: Mapping[str, Any], step: int) -> None:
+        """Write every float/int metric at ``step``."""
+        if self._writer is None:
+            return
+        for key, value in metrics.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self._writer.add_scalar(key, value, step)
+        self._writer.flush()
+
+    def close(self) -> None:
+        """Flush and close the log."""
+        if self._writer is not None:
+            self._writer.close()
+
+
+def evaluate_agent(
+    game: Game, agent: Any, opponent: Any, games: int, seed: int
+) -> dict[str, float]:
+    """Play ``agent`` against ``opponent`` (agent or spec), alternating seats; rates for agent.
+
+    Returns:
+        ``win_rate``, ``draw_rate``, ``loss_rate``, ``score`` (draws count half) and ``games``.
+    """
+    from stratagem.baselines.agent import make_agent
+    from stratagem.baselines.play import play_game
+
+    opp = make_agent(opponent, game)
+    n = game.spec.num_players
+    wins = draws = losses = 0
+    for g in range(games):
+        seat = g % n
+        players = [opp] * n
+        players[seat] = agent
+        state = play_game(game, players, seed=seed + g, verbose=False)
+        returns = state.returns()
+        mine, best_other = returns[seat], max(np.delete(returns, seat))
+        if mine > best_other:
+            wins += 1
+        elif mine < best_other:
+            losses += 1
+        else:
+            draws += 1
+    total = max(games, 1)
+    return {
+        "win_rate": wins / total,
+        "draw_rate": draws / total,
+        "loss_rate": losses / total,
+        "score": (wins + 0.5 * draws) / total,
+        "games": float(games),
+    }
+
+
+def to_toml(data: Mapping[str, Any]) -> str:
+    """TOML text of a config dictionary (``None`` values are left out, TOML has no null)."""
+    return tomli_w.dumps({k: v for k, v in data.items() if v is not None})
+
+
+def load_toml(path: str | os.PathLike) -> dict[str, Any]:
+    """Read a TOML file, with a clear error for a missing or malformed one."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"config file {path} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"config file {path} is not valid TOML: {exc}") from exc
+
+
+def config_from_mapping(cls: type, data: Mapping[str, Any]) -> Any:
+    """Build config dataclass ``cls`` from a mapping, rejecting unknown keys and bad types."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ValueError(
+            f"unknown {cls.__name__} option(s): {', '.join(unknown)}; valid: {', '.join(fields)}"
+        )
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for key, value in data.items():
+        values[key] = _coerce(key, value, hints[key])
+    return cls(**values)
+
+
+def _coerce(key: str, value: Any, hint: Any) -> Any:
+    """Check ``value`` against a simple type hint (int, float, str, bool, list, dict, Optional)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(hint)
+        if value is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(key, value, arg)
+            except ValueError:
+                continue
+        raise ValueError(f"option {key}: {value!r} is not a {hint}")
+    base = origin or hint
+    if base is bool:
+        if isinstance(value, bool):
+            return value
+    elif base is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif base is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif base is str:
+        if isinstance(value, str):
+            return value
+    elif base is list:
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+    elif base is dict:
+        if isinstance(value, Mapping):
+            return dict(value)
+    else:  # pragma: no cover - no other field types in our configs
+        return value
+    raise ValueError(f"option {key}: {value!r} is not a {getattr(base, '__name__', base)}")

@@ -1,0 +1,209 @@
+"""Typed configurations of the training algorithms (no torch import, so the CLI stays light).
+
+Each field carries its documentation in the string below it; ``stratagem train`` builds its
+options from these fields, and configurations are saved and loaded as TOML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from stratagem.baselines.agent import make_agent
+from stratagem.envs.registry import make_game
+
+__all__ = ["PRESET_NAMES", "AlphaZeroConfig", "PPOConfig"]
+
+#: Network presets of :mod:`stratagem.training.networks` (kept here to avoid importing torch).
+PRESET_NAMES = ("tiny", "small", "default", "alphatm")
+
+
+def _check_device(name: str) -> None:
+    from stratagem.training.common import resolve_device
+
+    resolve_device(name)
+
+
+@dataclass
+class AlphaZeroConfig:
+    """Configuration of an AlphaZero run (every field is a ``stratagem train`` option)."""
+
+    game: str = "kill_the_king"
+    """Registry name of the game to train on."""
+    game_config: dict[str, Any] = field(default_factory=dict)
+    """The game's configuration keywords (e.g. ``{"map": "kwah"}``)."""
+    preset: str = "tiny"
+    """Network size: ``tiny``, ``small``, ``default`` or ``alphatm`` (19 blocks × 256 filters)."""
+    blocks: int | None = None
+    """Override the preset's number of residual blocks."""
+    filters: int | None = None
+    """Override the preset's number of filters."""
+    iterations: int = 20
+    """Self-play + training iterations to run (a resumed run counts the finished ones)."""
+    games_per_iteration: int = 32
+    """Self-play games per iteration."""
+    parallel_games: int = 16
+    """Games played together; their leaves form one evaluation batch."""
+    simulations: int = 64
+    """PUCT simulations per decision in self-play (the paper's 800 is a preset choice)."""
+    c_puct: float = 1.5
+    """Exploration constant of PUCT."""
+    dirichlet_alpha: float = 0.3
+    """Dirichlet noise concentration at the root."""
+    dirichlet_epsilon: float = 0.25
+    """Weight of the root noise."""
+    temperature_moves: int = 30
+    """Decisions per game sampled from visit counts (temperature 1); greedy afterwards."""
+    max_moves: int | None = None
+    """Cap on decisions per self-play game (scored as a draw); ``None`` = the game's own limit."""
+    replay_size: int = 20_000
+    """Positions kept in the replay buffer."""
+    batch_size: int = 128
+    """Training minibatch size (the paper's value)."""
+    train_steps: int = 100
+    """Minibatches per iteration."""
+    lr: float = 1e-3
+    """AdamW learning rate."""
+    weight_decay: float = 1e-4
+    """AdamW weight decay."""
+    value_weight: float = 1.0
+    """Weight of the value loss against the policy loss."""
+    eval_every: int = 1
+    """Evaluate every this many iterations (0 disables evaluation)."""
+    eval_games: int = 10
+    """Games per evaluation opponent (sides alternate)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["random"])
+    """Agent specs to evaluate against; ``previous`` is the network of the last evaluation."""
+    eval_simulations: int = 32
+    """PUCT simulations per decision when evaluating."""
+    seed: int = 0
+    """Seed of every random choice of the run."""
+    device: str = "auto"
+    """``auto`` (CUDA when present), ``cpu`` or ``cuda``."""
+    threads: int | None = None
+    """CPU threads for torch (``None``: torch's default; 1 is fastest for small networks)."""
+    out_dir: str = "runs/alphazero"
+    """Folder of checkpoints, TensorBoard logs and the saved config."""
+    resume: bool = True
+    """Continue from ``out_dir/checkpoint.pt`` when it exists."""
+    tensorboard: bool = True
+    """Write TensorBoard logs to ``out_dir``."""
+    progress: bool = True
+    """Show progress bars."""
+
+    def validate(self) -> None:
+        """Reject bad values before any work starts.
+
+        Raises:
+            ValueError: Naming the bad field.
+        """
+        if self.preset not in PRESET_NAMES:
+            raise ValueError(f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}")
+        for name in (
+            "iterations",
+            "games_per_iteration",
+            "parallel_games",
+            "simulations",
+            "batch_size",
+            "replay_size",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("train_steps", "eval_every", "eval_games", "temperature_moves"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"threads must be >= 1 or None, got {self.threads}")
+        if self.max_moves is not None and self.max_moves < 1:
+            raise ValueError(f"max_moves must be >= 1 or None, got {self.max_moves}")
+        _check_device(self.device)
+        make_game(self.game, **self.game_config)
+
+
+@dataclass
+class PPOConfig:
+    """Configuration of a masked-PPO self-play run (every field is a ``stratagem train`` option)."""
+
+    game: str = "kill_the_king"
+    """Registry name of the game."""
+    game_config: dict[str, Any] = field(default_factory=dict)
+    """The game's configuration keywords."""
+    total_timesteps: int = 200_000
+    """Learner decisions to train for (a resumed run counts those already done)."""
+    n_envs: int = 4
+    """Parallel environments."""
+    vec_env: str = "subproc"
+    """``subproc`` (one process per environment) or ``dummy`` (all in this process)."""
+    n_steps: int = 256
+    """Rollout length per environment between updates."""
+    batch_size: int = 256
+    """Minibatch size."""
+    n_epochs: int = 4
+    """Passes over each rollout."""
+    learning_rate: float = 3e-4
+    """Adam learning rate."""
+    gamma: float = 0.99
+    """Discount factor."""
+    gae_lambda: float = 0.95
+    """GAE parameter."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    clip_range: float = 0.2
+    """PPO clipping."""
+    features: int = 256
+    """Width of the feature layer after the convolutions."""
+    filters: int = 32
+    """Channels of the two convolutions."""
+    seat: str = "random"
+    """The learner's seat: ``random`` (drawn every episode) or a seat number."""
+    opponents: list[str] = field(default_factory=lambda: ["random"])
+    """Baseline agent specs in the opponent pool."""
+    pool_size: int = 5
+    """Most recent learner snapshots kept in the pool (0: baselines only)."""
+    snapshot_every: int = 20_000
+    """Learner steps between snapshots (also the checkpoint interval)."""
+    eval_games: int = 20
+    """Games per evaluation opponent at the end of training (sides alternate)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["random"])
+    """Agent specs evaluated against at the end."""
+    seed: int = 0
+    """Seed of the run."""
+    device: str = "auto"
+    """``auto``, ``cpu`` or ``cuda``."""
+    out_dir: str = "runs/ppo"
+    """Folder of models, snapshots, checkpoints and logs."""
+    resume: bool = True
+    """Continue from ``out_dir/checkpoint.zip`` when it exists."""
+    tensorboard: bool = True
+    """Write TensorBoard logs."""
+    progress: bool = True
+    """Show a progress bar."""
+
+    def validate(self) -> None:
+        """Reject bad values before any work starts (raises ``ValueError``)."""
+        for name in (
+            "total_timesteps",
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "features",
+            "filters",
+            "snapshot_every",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.vec_env not in ("subproc", "dummy"):
+            raise ValueError(f"vec_env must be 'subproc' or 'dummy', got {self.vec_env!r}")
+        if self.pool_size < 0 or self.eval_games < 0:
+            raise ValueError("pool_size and eval_games must be >= 0")
+        if not self.opponents and self.pool_size == 0:
+            raise ValueError("the opponent pool is empty: name opponents or set pool_size > 0")
+        game = make_game(self.game, **self.game_config)
+        if self.seat != "random" and self.seat not in [
+            str(i) for i in range(game.spec.num_players)
+        ]:
+            raise ValueError(f"seat must be 'random' or 0..{game.spec.num_players - 1}")
+        for spec in self.opponents + self.eval_opponents:
+            make_agent(spec, game)
+        _check_device(self.device)

@@ -1,0 +1,150 @@
+"""Policy-value networks built from a game's spec alone.
+
+The network reads the game's ``H × W × C`` observation (permuted to ``C × H × W`` for the
+convolutions), runs a residual tower, and has two heads:
+
+* a policy head over the flat action space. When the game declares a spatial action layout
+  on the observation's board (``spec.action_layout`` with the same ``H × W``), the head is a
+  1×1 convolution with one output channel per action plane, flattened in the layout's
+  ``plane × H × W`` order, plus a linear head for the global actions (end turn, ...) on pooled
+  features: this is the AlphaZero convention and keeps the head small on large boards. Otherwise
+  it is a dense layer over the flattened features.
+* a value head predicting the outcome for every player, in ``[-1, 1]``, **relative to the player
+  to move** (index 0 is the mover, 1 the next seat, ...). Search code rotates it back to seats,
+  which is what lets multi-player games and multi-action turns back up per-player values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from stratagem.envs.core import GameSpec
+
+__all__ = ["PRESETS", "NetworkPreset", "PolicyValueNet", "build_network"]
+
+
+@dataclass(frozen=True)
+class NetworkPreset:
+    """Size of the residual tower.
+
+    Attributes:
+        blocks: Number of residual blocks.
+        filters: Convolution channels in the tower.
+        value_hidden: Width of the value head's hidden layer.
+    """
+
+    blocks: int
+    filters: int
+    value_hidden: int = 64
+
+
+#: ``alphatm`` is the Terra Mystica paper's 19 blocks × 256 filters.
+PRESETS: dict[str, NetworkPreset] = {
+    "tiny": NetworkPreset(blocks=2, filters=32, value_hidden=32),
+    "small": NetworkPreset(blocks=4, filters=64),
+    "default": NetworkPreset(blocks=8, filters=128, value_hidden=128),
+    "alphatm": NetworkPreset(blocks=19, filters=256, value_hidden=256),
+}
+
+
+class _ResidualBlock(nn.Module):
+    def __init__(self, filters: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(filters, filters, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(filters)
+        self.conv2 = nn.Conv2d(filters, filters, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(filters)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+class PolicyValueNet(nn.Module):
+    """Residual policy-value network for one game configuration.
+
+    Args:
+        spec: The game's spec (observation shape, action size and layout, players).
+        preset: Tower size.
+    """
+
+    def __init__(self, spec: GameSpec, preset: NetworkPreset) -> None:
+        super().__init__()
+        height, width, channels = spec.observation_shape
+        self.spec_shape = (height, width, channels)
+        self.action_size = spec.action_size
+        self.num_players = spec.num_players
+        filters = preset.filters
+        self.stem = nn.Sequential(
+            nn.Conv2d(channels, filters, 3, padding=1, bias=False),
+            nn.BatchNorm2d(filters),
+            nn.ReLU(),
+        )
+        self.tower = nn.Sequential(*[_ResidualBlock(filters) for _ in range(preset.blocks)])
+        layout = spec.action_layout
+        self.spatial = layout is not None and layout.height == height and layout.width == width
+        if self.spatial:
+            assert layout is not None
+            self.policy_conv = nn.Conv2d(filters, len(layout.planes), 1)
+            self.num_global = len(layout.global_actions)
+            self.policy_global = nn.Linear(filters, self.num_global) if self.num_global else None
+        else:
+            self.policy_conv = nn.Sequential(
+                nn.Conv2d(filters, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
+            )
+            self.policy_fc = nn.Linear(2 * height * width, spec.action_size)
+        self.value_conv = nn.Sequential(
+            nn.Conv2d(filters, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU()
+        )
+        self.value_fc = nn.Sequential(
+            nn.Linear(height * width, preset.value_hidden),
+            nn.ReLU(),
+            nn.Linear(preset.value_hidden, spec.num_players),
+            nn.Tanh(),
+        )
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits over the flat action space and per-player values (relative to the mover).
+
+        Args:
+            obs: ``(B, H, W, C)`` float observations of the player to move.
+
+        Returns:
+            ``(B, action_size)`` logits and ``(B, num_players)`` values in ``[-1, 1]``.
+        """
+        x = self.tower(self.stem(obs.permute(0, 3, 1, 2)))
+        batch = x.shape[0]
+        if self.spatial:
+            logits = self.policy_conv(x).reshape(batch, -1)
+            if self.policy_global is not None:
+                logits = torch.cat([logits, self.policy_global(x.mean(dim=(2, 3)))], dim=1)
+        else:
+            logits = self.policy_fc(self.policy_conv(x).reshape(batch, -1))
+        values = self.value_fc(self.value_conv(x).reshape(batch, -1))
+        return logits, values
+
+
+def build_network(
+    spec: GameSpec, preset: str = "tiny", blocks: int | None = None, filters: int | None = None
+) -> PolicyValueNet:
+    """The network for ``spec`` from a preset name, optionally overriding its size.
+
+    Raises:
+        ValueError: For an unknown preset or a non-positive size.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"unknown network preset {preset!r}; presets: {', '.join(PRESETS)}")
+    base = PRESETS[preset]
+    size = NetworkPreset(
+        blocks=base.blocks if blocks is None else blocks,
+        filters=base.filters if filters is None else filters,
+        value_hidden=base.value_hidden,
+    )
+    if size.blocks < 0 or size.filters < 1:
+        raise ValueError(f"network size must be blocks >= 0 and filters >= 1, got {size}")
+    return PolicyValueNet(spec, size)

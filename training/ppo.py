@@ -1,0 +1,248 @@
+"""Masked PPO with a self-play opponent pool, in one readable file.
+
+``stratagem train ppo <game>`` or ``train(PPOConfig(...))``: sb3-contrib's ``MaskablePPO`` on the
+Gymnasium single-agent view (:class:`stratagem.wrappers.gym_env.SingleAgentEnv`). The opponent
+plays *inside* the environment, so every transition is seen from the learner's side only. At
+every episode the opponent is drawn from a pool: the baselines named in ``opponents`` and the
+``pool_size`` most recent snapshots of the learner itself (saved every ``snapshot_every`` steps).
+Illegal actions are masked both in training and at prediction time.
+
+Outputs in ``out_dir``: ``model.zip`` (final policy, usable as ``ppo:model=<out_dir>/model.zip``),
+``checkpoint.zip`` + ``checkpoint.json`` (resume point, written atomically), ``pool/`` (the
+snapshots), ``config.toml`` and TensorBoard logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+from stratagem.baselines.agent import BaseAgent, make_agent
+from stratagem.envs.core import Game, State
+from stratagem.envs.registry import make_game
+from stratagem.training.common import evaluate_agent, resolve_device, to_toml
+from stratagem.training.config import PPOConfig
+
+__all__ = ["BoardExtractor", "OpponentPool", "PPOConfig", "train"]
+
+
+class BoardExtractor(BaseFeaturesExtractor):
+    """Two 3×3 convolutions over the ``H × W × C`` planes, then a linear layer.
+
+    Args:
+        observation_space: The game's observation box.
+        features: Output width.
+        filters: Channels of both convolutions.
+    """
+
+    def __init__(
+        self, observation_space: gym.spaces.Box, features: int = 256, filters: int = 32
+    ) -> None:
+        super().__init__(observation_space, features)
+        height, width, channels = observation_space.shape
+        self.cnn = nn.Sequential(
+            nn.Conv2d(channels, filters, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(filters, filters, 3, padding=1),
+            nn.ReLU(),
+            nn.Flatten(),
+        )
+        self.linear = nn.Sequential(nn.Linear(filters * height * width, features), nn.ReLU())
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """Features of a batch of ``(B, H, W, C)`` observations."""
+        return self.linear(self.cnn(obs.permute(0, 3, 1, 2)))
+
+
+class OpponentPool(BaseAgent):
+    """The in-environment opponent: a fresh draw from baselines and learner snapshots per game.
+
+    Snapshots are read from ``pool_dir`` at every draw, so environments in other processes see
+    new snapshots as soon as the trainer writes them; loaded models are cached.
+    """
+
+    name = "pool"
+
+    def __init__(
+        self, game: Game, opponents: list[str], pool_dir: str, pool_size: int, seed: int
+    ) -> None:
+        self.game = game
+        self.baselines = [make_agent(spec, game) for spec in opponents]
+        self.pool_dir = Path(pool_dir)
+        self.pool_size = pool_size
+        self.rng = np.random.default_rng(seed)
+        self._cache: dict[str, Any] = {}
+        self.current: Any = self.baselines[0] if self.baselines else None
+
+    def reset(self) -> None:
+        """Draw the opponent of the next game."""
+        snapshots = (
+            sorted(self.pool_dir.glob("snapshot_*.zip"))[-self.pool_size :]
+            if self.pool_size
+            else []
+        )
+        choices: list[Any] = list(self.baselines) + [str(p) for p in snapshots]
+        pick = choices[int(self.rng.integers(len(choices)))]
+        if isinstance(pick, str):
+            if pick not in self._cache:
+                from stratagem.training.agents import PPOAgent
+
+                self._cache[pick] = PPOAgent(self.game, model=pick, deterministic=False)
+            pick = self._cache[pick]
+        self.current = pick
+        self.current.reset()
+
+    def act(self, state: State, *, rng: np.random.Generator) -> int:
+        """The drawn opponent's action."""
+        return self.current.act(state, rng=rng)
+
+
+def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
+    def thunk() -> gym.Env:
+        from sb3_contrib.common.wrappers import ActionMasker
+
+        from stratagem.wrappers.gym_env import SingleAgentEnv
+
+        game = make_game(config.game, **config.game_config)
+        pool = OpponentPool(
+            game, config.opponents, pool_dir, config.pool_size, seed=config.seed * 1000 + rank
+        )
+        seat: Any = config.seat if config.seat == "random" else int(config.seat)
+        env = SingleAgentEnv(config.game, opponent=pool, seat=seat, **config.game_config)
+        env.reset(seed=config.seed * 1000 + rank)
+        return ActionMasker(env, lambda e: e.unwrapped.action_masks().astype(bool))
+
+    return thunk
+
+
+def _atomic_model_save(model: Any, path: Path, meta: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.stem}-partial.zip")
+    model.save(str(tmp))
+    os.replace(tmp, path)
+    meta_tmp = path.with_suffix(".json.tmp")
+    meta_tmp.write_text(json.dumps(meta))
+    os.replace(meta_tmp, path.with_suffix(".json"))
+
+
+def train(config: PPOConfig) -> dict[str, Any]:
+    """Train (or resume) masked PPO with self-play; returns evaluation results and throughput.
+
+    Raises:
+        ValueError: For a bad configuration or a checkpoint of another game, before any work.
+    """
+    config.validate()
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from stratagem.training.agents import PPOAgent
+
+    device = resolve_device(config.device)
+    out = Path(config.out_dir)
+    game = make_game(config.game, **config.game_config)
+    full_game_config = dict(game.spec.config)  # every option, defaults included
+    ckpt = out / "checkpoint.zip"
+    resuming = config.resume and ckpt.exists()
+    if resuming:
+        meta = json.loads(ckpt.with_suffix(".json").read_text())
+        if meta["game"] != config.game or meta["game_config"] != full_game_config:
+            raise ValueError(
+                f"{ckpt} is a checkpoint of {meta['game']} {meta['game_config']}, "
+                f"not {config.game} {full_game_config}"
+            )
+    pool_dir = out / "pool"
+    pool_dir.mkdir(parents=True, exist_ok=True)
+    (out / "config.toml").write_text(to_toml(asdict(config)))
+    env_fns = [_make_env(config, rank, str(pool_dir)) for rank in range(config.n_envs)]
+    vec = SubprocVecEnv(env_fns) if config.vec_env == "subproc" else DummyVecEnv(env_fns)
+    log_dir = str(out) if config.tensorboard else None
+    if resuming:
+        model = MaskablePPO.load(str(ckpt), env=vec, device=device, tensorboard_log=log_dir)
+    else:
+        model = MaskablePPO(
+            "MlpPolicy",
+            vec,
+            n_steps=config.n_steps,
+            batch_size=config.batch_size,
+            n_epochs=config.n_epochs,
+            learning_rate=config.learning_rate,
+            gamma=config.gamma,
+            gae_lambda=config.gae_lambda,
+            ent_coef=config.ent_coef,
+            clip_range=config.clip_range,
+            policy_kwargs={
+                "features_extractor_class": BoardExtractor,
+                "features_extractor_kwargs": {
+                    "features": config.features,
+                    "filters": config.filters,
+                },
+                "net_arch": [],
+            },
+            seed=config.seed,
+            device=device,
+            tensorboard_log=log_dir,
+            verbose=0,
+        )
+
+    class Snapshots(BaseCallback):
+        """Every ``snapshot_every`` steps: a pool snapshot and a resumable checkpoint."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next = (model.num_timesteps // config.snapshot_every + 1) * config.snapshot_every
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next:
+                self.next += config.snapshot_every
+                if config.pool_size:
+                    self.model.save(str(pool_dir / f"snapshot_{self.num_timesteps:010d}"))
+                _atomic_model_save(
+                    self.model,
+                    ckpt,
+                    {
+                        "game": config.game,
+                        "game_config": full_game_config,
+                        "timesteps": self.num_timesteps,
+                    },
+                )
+            return True
+
+    remaining = max(0, config.total_timesteps - model.num_timesteps)
+    start, done_before = time.perf_counter(), model.num_timesteps
+    if remaining:
+        model.learn(
+            remaining,
+            callback=Snapshots(),
+            reset_num_timesteps=False,
+            progress_bar=config.progress,
+            tb_log_name="ppo",
+        )
+    seconds = time.perf_counter() - start
+    _atomic_model_save(
+        model,
+        ckpt,
+        {"game": config.game, "game_config": full_game_config, "timesteps": model.num_timesteps},
+    )
+    model.save(str(out / "model"))
+    vec.close()
+    results: dict[str, Any] = {
+        "timesteps": model.num_timesteps,
+        "steps_per_s": (model.num_timesteps - done_before) / seconds if seconds > 0 else 0.0,
+    }
+    agent = PPOAgent(game, model=str(out / "model.zip"), device="cpu")
+    for spec in config.eval_opponents if config.eval_games else []:
+        score = evaluate_agent(game, agent, spec, config.eval_games, seed=config.seed + 7919)
+        results[f"eval/{spec}/win_rate"] = score["win_rate"]
+        results[f"eval/{spec}/loss_rate"] = score["loss_rate"]
+    (out / "results.json").write_text(json.dumps(results, indent=2))
+    return results
