@@ -1,6 +1,8 @@
 """stratagem agents: the ``Agent`` protocol, simple agents, rule-based agents and planners.
 
-Build any agent by name with :func:`make_agent` (``"random"``, ``"end_turn"``, ``"rule_based"``).
+Build any agent by name with :func:`make_agent` (``"random"``, ``"end_turn"``, ``"rule_based"``,
+``"osla"``, ``"mc"``, ``"mcts"``, ``"mcts_u"``, ``"rhea"`` and the papers' presets such as
+``"scsa_ktk_mcts_u"``), e.g. ``make_agent("mcts:budget=2000,c=1.414", game)``.
 """
 
 from stratagem.baselines.agent import (
@@ -12,16 +14,36 @@ from stratagem.baselines.agent import (
     parse_agent_spec,
     register_agent,
 )
+from stratagem.baselines.evaluators import TerminalEvaluator, default_evaluator, make_evaluator
+from stratagem.baselines.search import (
+    MCAgent,
+    MCTSAgent,
+    MCTSUnitAgent,
+    OSLAAgent,
+    RHEAAgent,
+    SearchAgent,
+    SearchStats,
+)
 from stratagem.baselines.simple import EndTurnAgent, RandomAgent
 
 __all__ = [
     "Agent",
     "BaseAgent",
-    "Evaluator",
     "EndTurnAgent",
+    "Evaluator",
+    "MCAgent",
+    "MCTSAgent",
+    "MCTSUnitAgent",
+    "OSLAAgent",
+    "RHEAAgent",
     "RandomAgent",
+    "SearchAgent",
+    "SearchStats",
+    "TerminalEvaluator",
     "agent_names",
+    "default_evaluator",
     "make_agent",
+    "make_evaluator",
     "parse_agent_spec",
     "register_agent",
 ]

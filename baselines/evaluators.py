@@ -23,7 +23,7 @@ import numpy as np
 
 from stratagem.baselines.agent import Evaluator
 from stratagem.envs.core import Game, State
-from stratagem.envs.registry import game_entry
+from stratagem.envs.registry import UnknownGameError, game_entry
 
 __all__ = [
     "GAME_EVALUATORS",
@@ -79,7 +79,11 @@ def default_evaluator(game: Game) -> Evaluator:
     then :data:`GAME_EVALUATORS`.
     """
     name = game.spec.name
-    target = getattr(game_entry(name), "evaluator", None) or GAME_EVALUATORS.get(name)
+    try:
+        entry = game_entry(name)
+    except UnknownGameError:  # a game built directly, not through the registry
+        entry = None
+    target = getattr(entry, "evaluator", None) or GAME_EVALUATORS.get(name)
     if target is None:
         return TerminalEvaluator(game)
     return _build(target, game)

@@ -117,22 +117,33 @@ class SearchAgent(BaseAgent):
         prioritize_root: bool = False,
         force_end_turn: int = 0,
     ) -> None:
-        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                                   or budget < 1):
-            raise ValueError(f"{self.name}: budget must be a positive integer or None, "
-                             f"got {budget!r}")
-        if time_limit is not None and (isinstance(time_limit, bool)
-                                       or not isinstance(time_limit, (int, float))
-                                       or time_limit <= 0):
-            raise ValueError(f"{self.name}: time_limit must be a positive number of seconds "
-                             f"or None, got {time_limit!r}")
-        if isinstance(force_end_turn, bool) or not isinstance(force_end_turn, int) \
-                or force_end_turn < 0:
-            raise ValueError(f"{self.name}: force_end_turn must be an integer >= 0, "
-                             f"got {force_end_turn!r}")
+        if budget is not None and (
+            isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
+        ):
+            raise ValueError(
+                f"{self.name}: budget must be a positive integer or None, got {budget!r}"
+            )
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, (int, float))
+            or time_limit <= 0
+        ):
+            raise ValueError(
+                f"{self.name}: time_limit must be a positive number of seconds "
+                f"or None, got {time_limit!r}"
+            )
+        if (
+            isinstance(force_end_turn, bool)
+            or not isinstance(force_end_turn, int)
+            or force_end_turn < 0
+        ):
+            raise ValueError(
+                f"{self.name}: force_end_turn must be an integer >= 0, got {force_end_turn!r}"
+            )
         if not isinstance(prioritize_root, bool):
-            raise ValueError(f"{self.name}: prioritize_root must be true or false, "
-                             f"got {prioritize_root!r}")
+            raise ValueError(
+                f"{self.name}: prioritize_root must be true or false, got {prioritize_root!r}"
+            )
         self.game = game
         self.budget = budget
         self.time_limit = None if time_limit is None else float(time_limit)
@@ -142,8 +153,10 @@ class SearchAgent(BaseAgent):
         self.force_end_turn = force_end_turn
         self.end_turn = end_turn_action(game)
         if force_end_turn and self.end_turn is None:
-            raise ValueError(f"{self.name}: force_end_turn needs an end-turn action, and "
-                             f"{game.spec.name} has none")
+            raise ValueError(
+                f"{self.name}: force_end_turn needs an end-turn action, and "
+                f"{game.spec.name} has none"
+            )
         self.num_players = game.spec.num_players
         self.last_stats = SearchStats()
         self._kind_cache: dict[int, str] = {}
@@ -163,8 +176,9 @@ class SearchAgent(BaseAgent):
                 need.
         """
         if state.is_terminal():
-            raise ValueError(f"{self.name}: cannot act in a terminal state of "
-                             f"{self.game.spec.name}")
+            raise ValueError(
+                f"{self.name}: cannot act in a terminal state of {self.game.spec.name}"
+            )
         start = time.perf_counter()
         self._bind(state)
         self._calls = 0
@@ -172,8 +186,9 @@ class SearchAgent(BaseAgent):
         self._deadline = start + self.time_limit if self.time_limit is not None else float("inf")
         legal = self._legal(state)
         if not legal:
-            raise ValueError(f"{self.name}: no legal action in a non-terminal state of "
-                             f"{self.game.spec.name}")
+            raise ValueError(
+                f"{self.name}: no legal action in a non-terminal state of {self.game.spec.name}"
+            )
         prng = random.Random(int(rng.integers(1 << 63)))
         if self._set_root is not None:
             self._set_root(state)
@@ -197,8 +212,9 @@ class SearchAgent(BaseAgent):
         return f"{type(self).__name__}(budget={self.budget}, time_limit={self.time_limit})"
 
     # ------------------------------------------------------------------ for subclasses
-    def _search(self, state: State, actions: list[int], prng: random.Random,
-                stats: SearchStats) -> int:
+    def _search(
+        self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
+    ) -> int:
         """Choose among ``actions`` at ``state``; fill ``stats.iterations`` and ``extra``."""
         raise NotImplementedError
 
@@ -223,7 +239,7 @@ class SearchAgent(BaseAgent):
         return legal
 
     def _kind(self, state: State, action: int) -> str:
-        """Kind of ``action``: ``state.action_kind`` if the game has it, else its name's first word."""
+        """Kind of ``action``: ``state.action_kind`` if present, else its name's first word."""
         if self._kind_fn is not None:
             return state.action_kind(action)  # type: ignore[attr-defined]
         kind = self._kind_cache.get(action)
@@ -263,8 +279,12 @@ class SearchAgent(BaseAgent):
     def _choose_random(self, state: State, prng: random.Random, depth: int) -> int:
         """The default policy: uniform over the playable actions, with forced end turns."""
         legal = self._legal(state)
-        if self.force_end_turn and depth > 0 and depth % self.force_end_turn == 0 \
-                and self.end_turn in legal:
+        if (
+            self.force_end_turn
+            and depth > 0
+            and depth % self.force_end_turn == 0
+            and self.end_turn in legal
+        ):
             return self.end_turn  # type: ignore[return-value]
         return legal[int(prng.random() * len(legal))]
 
@@ -308,11 +328,25 @@ class SearchAgent(BaseAgent):
         legal_fn = self._legal_raw if not self.exclude_kinds else self._legal
         apply = self._apply
         rnd = prng.random
-        while state.current_player != player and self._calls < self._limit \
-                and not state.is_terminal():
+        while (
+            state.current_player != player and self._calls < self._limit and not state.is_terminal()
+        ):
             legal = legal_fn(state)
             apply(state, legal[int(rnd() * len(legal))])
             self._calls += 1
+
+    def _outcome_bonus(self, state: State, player: int, unused: int) -> float:
+        """Tie-break for plans that end the game: win sooner, lose later.
+
+        A millionth per unused step, signed by ``player``'s outcome, so that of two plans the
+        evaluator scores the same (every win is worth the same) the shorter win is preferred.
+        """
+        if not state.is_terminal() or unused <= 0:
+            return 0.0
+        returns = [float(r) for r in state.returns()]
+        others = max((r for p, r in enumerate(returns) if p != player), default=0.0)
+        outcome = (returns[player] > others) - (returns[player] < others)
+        return outcome * 1e-6 * unused
 
     def _values(self, state: State) -> list[float]:
         """Evaluator values of ``state`` per player, as a plain list."""

@@ -4,7 +4,9 @@ Every iteration plays one root action followed by uniformly random actions (all 
 fixed length, and scores the final state with the evaluator for the root player; the root action
 with the best average is played. Root actions are tried in turns over a shuffled order, so that
 every action gets the same number of samples (the Java agent draws them uniformly at random,
-which gives the same expectation with more variance).
+which gives the same expectation with more variance). Rollouts that end the game early get a
+tiny tie-break so that an immediate win beats a root action whose rollouts merely happened to win
+later.
 """
 
 from __future__ import annotations
@@ -47,18 +49,28 @@ class MCAgent(SearchAgent):
         prioritize_root: bool = False,
         force_end_turn: int = 0,
     ) -> None:
-        super().__init__(game, budget=budget, time_limit=time_limit, evaluator=evaluator,
-                         exclude_kinds=exclude_kinds, prioritize_root=prioritize_root,
-                         force_end_turn=force_end_turn)
-        if isinstance(rollout_length, bool) or not isinstance(rollout_length, int) \
-                or rollout_length < 1:
+        super().__init__(
+            game,
+            budget=budget,
+            time_limit=time_limit,
+            evaluator=evaluator,
+            exclude_kinds=exclude_kinds,
+            prioritize_root=prioritize_root,
+            force_end_turn=force_end_turn,
+        )
+        if (
+            isinstance(rollout_length, bool)
+            or not isinstance(rollout_length, int)
+            or rollout_length < 1
+        ):
             raise ValueError(f"mc: rollout_length must be an integer >= 1, got {rollout_length!r}")
         if budget is None and time_limit is None:
             raise ValueError("mc: give a budget or a time_limit")
         self.rollout_length = rollout_length
 
-    def _search(self, state: State, actions: list[int], prng: random.Random,
-                stats: SearchStats) -> int:
+    def _search(
+        self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
+    ) -> int:
         player = state.current_player
         order = list(actions)
         prng.shuffle(order)
@@ -69,12 +81,14 @@ class MCAgent(SearchAgent):
             k = i % len(order)
             sim = state.clone()
             self._step(sim, order[k])
-            self._rollout(sim, self.rollout_length - 1, prng, depth=1)
-            totals[k] += self._values(sim)[player]
+            steps = 1 + self._rollout(sim, self.rollout_length - 1, prng, depth=1)
+            totals[k] += self._values(sim)[player] + self._outcome_bonus(
+                sim, player, self.rollout_length - steps
+            )
             counts[k] += 1
             i += 1
         stats.iterations = i
-        means = [t / c if c else float("-inf") for t, c in zip(totals, counts)]
+        means = [t / c if c else float("-inf") for t, c in zip(totals, counts, strict=True)]
         best = max(range(len(order)), key=means.__getitem__)  # shuffled order: random tie-break
         stats.extra["root"] = {order[k]: (counts[k], means[k]) for k in range(len(order))}
         return order[best]

@@ -46,8 +46,14 @@ class OSLAAgent(SearchAgent):
         prioritize_root: bool = False,
         end_turn_last: bool = True,
     ) -> None:
-        super().__init__(game, budget=budget, time_limit=time_limit, evaluator=evaluator,
-                         exclude_kinds=exclude_kinds, prioritize_root=prioritize_root)
+        super().__init__(
+            game,
+            budget=budget,
+            time_limit=time_limit,
+            evaluator=evaluator,
+            exclude_kinds=exclude_kinds,
+            prioritize_root=prioritize_root,
+        )
         self.end_turn_last = bool(end_turn_last)
 
     def _root_actions(self, state: State, legal: list[int], prng: random.Random) -> list[int]:
@@ -58,8 +64,9 @@ class OSLAAgent(SearchAgent):
                 return others
         return actions
 
-    def _search(self, state: State, actions: list[int], prng: random.Random,
-                stats: SearchStats) -> int:
+    def _search(
+        self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
+    ) -> int:
         player = state.current_player
         order = list(actions)
         prng.shuffle(order)  # a random order makes the strict '>' below a random tie-break

@@ -1,0 +1,466 @@
+"""Monte Carlo Tree Search (UCT) over the flat action space, as in the Tribes and Stratega papers.
+
+One iteration descends the tree with UCB1 from the root while nodes are fully expanded, adds one
+new child (a random untried action, so expansion order is random), optionally plays a random
+rollout, scores the reached state with the evaluator and adds the values to every node of the
+path. The recommendation is the most visited root child (ties: best mean).
+
+Values are backed up **per player**: every node keeps one value sum per player, and a node
+chooses among its children with the value of the player to move there. Nothing is negated per
+ply, so multi-action turns (the same player deciding many times in a row) and games with more
+than two players back up correctly.
+
+In a deterministic setting nodes keep a copy of their state (closed-loop search, as both
+reference implementations do): selection costs no forward-model call, and each iteration costs
+one call for the expansion plus the rollout. The depth limit ``rollout_length`` counts actions
+from the root and bounds both the tree and the rollouts: Tribes' ``ROLLOUT_LENGTH`` and
+Stratega's ``RolloutLength``.
+
+Closed loop or open loop (``open_loop``): a stored state is one sample of whatever chance lay on
+the path to it (random opponent moves, dice), and every later visit reuses that sample, so one
+lucky sample (the random opponent did not take the free kill) can make a branch look safe for
+the rest of the search. That is what both reference implementations do. The open-loop variant
+stores only statistics per action sequence and replays the path from the root in every
+iteration (every replayed ``apply`` is a counted call), so each visit draws chance afresh; the
+actions of a node are those legal in the current sample. It is the default whenever chance is
+involved.
+
+Opponents (``opponent``):
+
+* ``"tree"``: opponents' decisions are tree nodes too, each player maximising its own value
+  (Tribes' MCTS has opponent nodes; with per-player values this is max^n).
+* ``"random"``: after an action that hands the turn over, the other players act uniformly at
+  random until the root player decides again, all inside the same edge (Stratega's MCTS agents
+  with their RandomActionScript opponent model). Every such action is a counted call.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from stratagem.baselines.agent import Evaluator
+from stratagem.baselines.search.common import SearchAgent, SearchStats
+from stratagem.envs.core import Game, State
+
+__all__ = ["MCTSAgent", "Node"]
+
+OPPONENT_MODELS = ("tree", "random")
+
+
+class Node:
+    """One tree node: a state copy, its children and per-player value sums.
+
+    Attributes:
+        state: The position (owned by the node, never advanced).
+        player: Player to move at ``state``.
+        depth: Actions from the root.
+        terminal: Whether ``state`` is terminal.
+        children: Expanded children, parallel to ``actions``.
+        actions: The action leading to each child.
+        untried: Actions not expanded yet (``None`` until first needed).
+        n: Visit count.
+        w: Sum of backed-up values, one per player.
+        q: Mean values ``w / n``, kept up to date by the backup so that selection, which reads
+            many more children than a backup writes, does no division.
+        isq: ``1 / sqrt(n)``, kept for the same reason.
+        cursor: Planner-specific bookkeeping (MCTS_u: rank of the unit that decides here).
+    """
+
+    __slots__ = (
+        "actions",
+        "children",
+        "cursor",
+        "depth",
+        "isq",
+        "n",
+        "player",
+        "q",
+        "state",
+        "terminal",
+        "untried",
+        "w",
+    )
+
+    def __init__(self, state: State, depth: int, num_players: int) -> None:
+        self.state = state
+        self.player = state.current_player
+        self.depth = depth
+        self.terminal = state.is_terminal()
+        self.children: list[Node] = []
+        self.actions: list[int] = []
+        self.untried: list[int] | None = None
+        self.n = 0
+        self.w = [0.0] * num_players
+        self.q = [0.0] * num_players
+        self.isq = 0.0
+        self.cursor: object = None
+
+    def mean(self, player: int) -> float:
+        """Average backed-up value for ``player`` (0 before any visit)."""
+        return self.w[player] / self.n if self.n else 0.0
+
+
+class _OpenNode:
+    """Open-loop node: statistics of an action sequence, children by action."""
+
+    __slots__ = ("children", "depth", "isq", "n", "q", "w")
+
+    def __init__(self, depth: int, num_players: int) -> None:
+        self.depth = depth
+        self.children: dict[int, _OpenNode] = {}
+        self.n = 0
+        self.w = [0.0] * num_players
+        self.q = [0.0] * num_players
+        self.isq = 0.0
+
+
+class MCTSAgent(SearchAgent):
+    """UCT with per-player backup, a forward-model-call budget and the papers' options.
+
+    Defaults are the Tribes paper's (section 4.1): budget 2000, ``c = √2``, no rollouts (the
+    expanded node is evaluated directly), depth 20, values normalised by the bounds seen so far.
+    Stratega's Kill The King agent is ``budget=5000`` (SCSA paper: 10000), ``c=0.1`` to ``1``,
+    ``rollout_length=10``, ``rollouts=true``, ``normalize=false``, ``opponent=random``.
+
+    Args:
+        game: The game the agent plays.
+        budget: Forward-model calls per decision.
+        time_limit: Optional seconds per decision.
+        iterations: Optional cap on iterations per decision.
+        evaluator: State evaluator (default: the game's own heuristic).
+        c: UCB1 exploration constant.
+        rollout_length: Depth limit from the root, for the tree and the rollouts.
+        rollouts: Play random rollouts to the depth limit; False evaluates the expanded node.
+        normalize: Scale values to [0, 1] with the min/max seen in this search before UCB1
+            (Tribes), which makes ``c`` independent of the evaluator's scale.
+        opponent: ``"tree"`` or ``"random"`` (see the module docstring).
+        open_loop: Re-simulate the path from the root in every iteration instead of storing
+            states in nodes; default: when chance is involved (random opponents or a
+            stochastic game). Stratega's agents are closed-loop even with random opponents.
+        exclude_kinds: Action kinds never played.
+        prioritize_root: Tribes' root prioritisation (needs ``state.action_group``).
+        force_end_turn: Only END_TURN is expanded at depths that are multiples of this, and
+            rollouts end the turn there too (0: never).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        budget: int | None = 2000,
+        time_limit: float | None = None,
+        iterations: int | None = None,
+        evaluator: Evaluator | str | None = None,
+        c: float = math.sqrt(2.0),
+        rollout_length: int = 20,
+        rollouts: bool = False,
+        normalize: bool = True,
+        opponent: str = "tree",
+        open_loop: bool | None = None,
+        exclude_kinds: Sequence[str] | str | None = (),
+        prioritize_root: bool = False,
+        force_end_turn: int = 0,
+    ) -> None:
+        super().__init__(
+            game,
+            budget=budget,
+            time_limit=time_limit,
+            evaluator=evaluator,
+            exclude_kinds=exclude_kinds,
+            prioritize_root=prioritize_root,
+            force_end_turn=force_end_turn,
+        )
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise ValueError(
+                f"{self.name}: iterations must be a positive integer or None, got {iterations!r}"
+            )
+        if budget is None and time_limit is None and iterations is None:
+            raise ValueError(f"{self.name}: give a budget, a time_limit or iterations")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"{self.name}: c must be a number >= 0, got {c!r}")
+        if (
+            isinstance(rollout_length, bool)
+            or not isinstance(rollout_length, int)
+            or rollout_length < 1
+        ):
+            raise ValueError(
+                f"{self.name}: rollout_length must be an integer >= 1, got {rollout_length!r}"
+            )
+        for flag, value in (("rollouts", rollouts), ("normalize", normalize)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{self.name}: {flag} must be true or false, got {value!r}")
+        if opponent not in OPPONENT_MODELS:
+            raise ValueError(
+                f"{self.name}: opponent must be one of {', '.join(OPPONENT_MODELS)},"
+                f" got {opponent!r}"
+            )
+        self.iterations = iterations
+        self.c = float(c)
+        self.rollout_length = rollout_length
+        self.rollouts = rollouts
+        self.normalize = normalize
+        self.opponent = opponent
+        if open_loop is not None and not isinstance(open_loop, bool):
+            raise ValueError(
+                f"{self.name}: open_loop must be true, false or None, got {open_loop!r}"
+            )
+        self.open_loop = (
+            (opponent == "random" or not game.spec.deterministic)
+            if open_loop is None
+            else open_loop
+        )
+        self._me = 0
+
+    # ------------------------------------------------------------------ tree policy hooks
+    def _new_child(self, parent: Node, state: State, prng: random.Random) -> Node:
+        """Wrap the state reached from ``parent`` (opponent moves played in ``random`` mode)."""
+        if self.opponent == "random":
+            self._play_opponents(state, self._me, prng)
+        return Node(state, parent.depth + 1, self.num_players)
+
+    def _untried(self, node: Node, prng: random.Random) -> list[int]:
+        """Actions to expand at ``node``, in random order (popped from the end)."""
+        legal = self._legal(node.state)
+        if self.force_end_turn and node.depth % self.force_end_turn == 0 and self.end_turn in legal:
+            return [self.end_turn]  # type: ignore[list-item]
+        prng.shuffle(legal)
+        return legal
+
+    def _make_root(self, state: State, actions: list[int], prng: random.Random) -> Node:
+        root = Node(state, 0, self.num_players)
+        root.untried = list(actions)
+        prng.shuffle(root.untried)
+        return root
+
+    # ------------------------------------------------------------------ search
+    def _search(
+        self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
+    ) -> int:
+        if self.open_loop:
+            return self._search_open(state, actions, prng, stats)
+        self._me = me = state.current_player
+        root = self._make_root(state, actions, prng)
+        horizon = self.rollout_length
+        c = self.c
+        normalize = self.normalize
+        log, sqrt = math.log, math.sqrt
+        lo, hi = math.inf, -math.inf
+        players = range(self.num_players)
+        iterations = 0
+        # An iteration that makes no call (it ends on a terminal or depth-limited node already in
+        # the tree) is free; once the tree has converged on such nodes nearly every iteration is,
+        # so free iterations are capped at the budget too (at most 2x budget iterations).
+        free = 0
+        free_cap = self.budget if self.budget is not None else 1 << 62
+        nodes = 1
+        deepest = 0
+        max_iter = self.iterations if self.iterations is not None else 1 << 62
+        while self._calls < self._limit and iterations < max_iter and not self._out_of_time():
+            before = self._calls
+            node = root
+            path = [root]
+            # selection and expansion
+            while not node.terminal and node.depth < horizon:
+                if node.untried is None:
+                    node.untried = self._untried(node, prng)
+                if node.untried:
+                    action = node.untried.pop()
+                    child_state = node.state.clone()
+                    self._step(child_state, action)
+                    child = self._new_child(node, child_state, prng)
+                    node.children.append(child)
+                    node.actions.append(action)
+                    path.append(child)
+                    node = child
+                    nodes += 1
+                    break
+                if not node.children:
+                    break
+                # UCB1: q + c * sqrt(ln N / n). Normalising q to (q - lo) / span does not change
+                # the argmax of q + (c * span) * sqrt(ln N) / sqrt(n), which needs no division.
+                p = node.player
+                explore = c * sqrt(log(node.n))
+                if normalize:
+                    if hi > lo:
+                        explore *= hi - lo
+                    else:  # every value seen is equal: pure exploration
+                        p, explore = -1, 1.0
+                best, best_u = node.children[0], -math.inf
+                if p < 0:
+                    for ch in node.children:
+                        if ch.isq > best_u:
+                            best, best_u = ch, ch.isq
+                else:
+                    for ch in node.children:
+                        u = ch.q[p] + explore * ch.isq
+                        if u > best_u:
+                            best, best_u = ch, u
+                node = best
+                path.append(node)
+            if node.depth > deepest:
+                deepest = node.depth
+            # simulation
+            if (
+                self.rollouts
+                and not node.terminal
+                and node.depth < horizon
+                and self._calls < self._limit
+            ):
+                sim = node.state.clone()
+                self._rollout(sim, horizon - node.depth, prng, node.depth)
+                values = self._values(sim)
+            else:
+                values = self._values(node.state)
+            # backup
+            if normalize:
+                vmin, vmax = min(values), max(values)
+                if vmin < lo:
+                    lo = vmin
+                if vmax > hi:
+                    hi = vmax
+            for n in path:
+                n.n += 1
+                w = n.w
+                q = n.q
+                inv = 1.0 / n.n
+                for i in players:
+                    w[i] += values[i]
+                    q[i] = w[i] * inv
+                n.isq = sqrt(inv)
+            iterations += 1
+            if self._calls == before:
+                free += 1
+                if free >= free_cap:
+                    break
+        stats.iterations = iterations
+        stats.extra.update(nodes=nodes, depth=deepest)
+        pairs = zip(root.actions, root.children, strict=True)
+        stats.extra["root"] = {a: (ch.n, [ch.mean(i) for i in players]) for a, ch in pairs}
+        return self._recommend(root, me, actions, prng)
+
+    # ------------------------------------------------------------------ open loop
+    def _root_cursor_value(self) -> object:
+        """Planner bookkeeping of the root (MCTS_u: the deciding unit's rank)."""
+        return None
+
+    def _open_settle(
+        self, state: State, cursor: object, depth: int, prng: random.Random
+    ) -> tuple[list[int], object]:
+        """Finish a transition of the open-loop descent and list the next node's actions.
+
+        Random opponents play their turn first. Returns the actions available at the reached
+        node and the planner's bookkeeping for it (none for flat MCTS).
+        """
+        if self.opponent == "random" and state.current_player != self._me:
+            self._play_opponents(state, self._me, prng)
+            if state.current_player != self._me:
+                return [], None
+        if state.is_terminal():
+            return [], None
+        legal = self._legal(state)
+        if self.force_end_turn and depth % self.force_end_turn == 0 and self.end_turn in legal:
+            return [self.end_turn], None  # type: ignore[list-item]
+        return legal, None
+
+    def _search_open(
+        self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
+    ) -> int:
+        """Open-loop UCT: nodes hold statistics only; every iteration replays from the root."""
+        self._me = me = state.current_player
+        root = _OpenNode(0, self.num_players)
+        root_cursor = self._root_cursor_value()
+        horizon = self.rollout_length
+        c = self.c
+        normalize = self.normalize
+        rand = prng.random
+        log, sqrt = math.log, math.sqrt
+        lo, hi = math.inf, -math.inf
+        players = range(self.num_players)
+        iterations = 0
+        nodes = 1
+        deepest = 0
+        max_iter = self.iterations if self.iterations is not None else 1 << 62
+        while self._calls < self._limit and iterations < max_iter and not self._out_of_time():
+            sim = state.clone()
+            node = root
+            path = [root]
+            avail, cursor = list(actions), root_cursor
+            while avail and node.depth < horizon and self._calls < self._limit:
+                children = node.children
+                untried = [a for a in avail if a not in children]
+                if untried:
+                    action = untried[int(rand() * len(untried))]
+                    child = children[action] = _OpenNode(node.depth + 1, self.num_players)
+                    nodes += 1
+                    expanded = True
+                else:
+                    p = sim.current_player
+                    explore = c * sqrt(log(node.n))
+                    if normalize:
+                        if hi > lo:
+                            explore *= hi - lo
+                        else:
+                            p, explore = -1, 1.0
+                    action, best_u = avail[0], -math.inf
+                    for a in avail:
+                        ch = children[a]
+                        u = ch.isq if p < 0 else ch.q[p] + explore * ch.isq
+                        if u > best_u:
+                            action, best_u = a, u
+                    child = children[action]
+                    expanded = False
+                self._step(sim, action)
+                path.append(child)
+                node = child
+                avail, cursor = self._open_settle(sim, cursor, node.depth, prng)
+                if expanded:
+                    break
+            if node.depth > deepest:
+                deepest = node.depth
+            if (
+                self.rollouts
+                and not sim.is_terminal()
+                and node.depth < horizon
+                and self._calls < self._limit
+            ):
+                self._rollout(sim, horizon - node.depth, prng, node.depth)
+            values = self._values(sim)
+            if normalize:
+                vmin, vmax = min(values), max(values)
+                if vmin < lo:
+                    lo = vmin
+                if vmax > hi:
+                    hi = vmax
+            for n in path:
+                n.n += 1
+                w = n.w
+                q = n.q
+                inv = 1.0 / n.n
+                for i in players:
+                    w[i] += values[i]
+                    q[i] = w[i] * inv
+                n.isq = sqrt(inv)
+            iterations += 1
+        stats.iterations = iterations
+        stats.extra.update(nodes=nodes, depth=deepest)
+        stats.extra["root"] = {
+            a: (ch.n, [ch.q[i] for i in players]) for a, ch in root.children.items()
+        }
+        if not root.children:
+            return actions[prng.randrange(len(actions))]
+        return max(root.children, key=lambda a: (root.children[a].n, root.children[a].q[me]))
+
+    def _recommend(self, root: Node, me: int, actions: list[int], prng: random.Random) -> int:
+        """Most visited root child, ties broken by the best mean value for ``me``."""
+        if not root.children:
+            return actions[prng.randrange(len(actions))]
+        best = max(
+            range(len(root.children)), key=lambda k: (root.children[k].n, root.children[k].mean(me))
+        )
+        return root.actions[best]

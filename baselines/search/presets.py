@@ -1,0 +1,121 @@
+"""Agent presets from TOML files: named, parameterised agent specs.
+
+The papers' configurations ship in ``presets.toml`` next to this module and are registered as
+agents when :mod:`stratagem.baselines` is imported. Users write files of the same form and pass
+them to ``stratagem tournament --agent-file``. A preset becomes a self-contained spec string
+(``"mcts:budget=10000,c=0.1,..."``), which is what crosses process boundaries in tournaments.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from stratagem.baselines.agent import Agent, make_agent, register_agent
+from stratagem.envs.core import Game
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "PACKAGED_PRESETS",
+    "load_agent_file",
+    "parse_agent_table",
+    "register_presets",
+    "spec_string",
+]
+
+#: Name -> spec string of the presets shipped with stratagem (filled by :func:`register_presets`).
+PACKAGED_PRESETS: dict[str, str] = {}
+
+
+def spec_string(agent: str, params: Mapping[str, Any]) -> str:
+    """Write ``agent`` and its parameters as a ``name:key=value,...`` spec.
+
+    Raises:
+        ValueError: If a value cannot be written so that the spec parser reads it back.
+    """
+    items = []
+    for key, value in params.items():
+        text = value if isinstance(value, str) else json.dumps(value)
+        if isinstance(value, str):
+            try:
+                json.loads(value)
+            except json.JSONDecodeError:
+                pass
+            else:
+                raise ValueError(
+                    f"preset parameter {key}={value!r}: a string that reads as "
+                    f"JSON would change type in a spec"
+                )
+        if "," in text or "=" in text:
+            raise ValueError(
+                f"preset parameter {key}={value!r} cannot be written in a spec "
+                f"(no ',' or '=' allowed)"
+            )
+        items.append(f"{key}={text}")
+    return agent + (":" + ",".join(items) if items else "")
+
+
+def parse_agent_table(data: Mapping[str, Any], where: str) -> dict[str, tuple[str, str]]:
+    """Turn a parsed TOML document into ``{name: (spec, description)}``.
+
+    Raises:
+        ValueError: If a table lacks ``agent`` or is not a table.
+    """
+    out: dict[str, tuple[str, str]] = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise ValueError(f"{where}: '{name}' must be a table of agent parameters")
+        params = dict(table)
+        agent = params.pop("agent", None)
+        if not isinstance(agent, str) or not agent:
+            raise ValueError(f'{where}: agent preset [{name}] needs agent = "<registered name>"')
+        description = str(params.pop("description", f"preset of {agent}"))
+        out[name] = (spec_string(agent, params), description)
+    return out
+
+
+def load_agent_file(path: str | Path) -> dict[str, str]:
+    """Read a TOML file of agent presets; returns ``{name: spec}``.
+
+    Raises:
+        ValueError: For a missing file, invalid TOML or a malformed preset.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"cannot read agent file {path}: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"agent file {path} is not valid TOML: {exc}") from exc
+    return {name: spec for name, (spec, _) in parse_agent_table(data, str(path)).items()}
+
+
+def register_presets() -> None:
+    """Register the packaged presets as agents (idempotent)."""
+    if PACKAGED_PRESETS:
+        return
+    text = (
+        resources.files("stratagem.baselines.search")
+        .joinpath("presets.toml")
+        .read_text(encoding="utf-8")
+    )
+    for name, (spec, description) in parse_agent_table(tomllib.loads(text), "presets.toml").items():
+        PACKAGED_PRESETS[name] = spec
+        register_agent(name, _preset_factory(spec), description)
+
+
+def _preset_factory(spec: str) -> Callable[..., Agent]:
+    """Factory building the preset's agent, keyword overrides applied on top."""
+
+    def factory(game: Game, **overrides: Any) -> Agent:
+        return make_agent(spec, game, **overrides)
+
+    return factory

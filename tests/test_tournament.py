@@ -1,0 +1,282 @@
+"""Tournaments: protocol (seeds, seats), scoring, resume after interruption, tables, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stratagem.baselines.tournament import (
+    TournamentResult,
+    expand_maps,
+    format_tables,
+    make_tasks,
+    plot_heatmap,
+    read_results,
+    run_tournament,
+    split_agent_list,
+)
+from stratagem.cli import main
+
+# Far apart behind a wall: nobody can reach anybody within a few rounds, so every game is a draw.
+NO_CONTACT = """
+M M M M M M M M
+M k0 . M M . k1 M
+M M M M M M M M
+"""
+FAST = {"map": "kwah:3", "round_limit": 4}
+
+
+def test_expand_maps_and_split_agents() -> None:
+    assert expand_maps(["kwah:1-3", "default,kwah:9"]) == [
+        "kwah:1",
+        "kwah:2",
+        "kwah:3",
+        "default",
+        "kwah:9",
+    ]
+    assert expand_maps(["maps/a-b.yaml:Map2"]) == ["maps/a-b.yaml:Map2"]
+    assert split_agent_list("mcts:budget=2000,c=1.414,rule_based,random") == [
+        "mcts:budget=2000,c=1.414",
+        "rule_based",
+        "random",
+    ]
+
+
+def test_protocol_same_levels_and_seeds_with_seats_switched() -> None:
+    tasks = make_tasks(
+        "kill_the_king",
+        {"a": "random", "b": "end_turn", "c": "rule_based"},
+        games=4,
+        maps=["kwah:1", "kwah:2"],
+        seed=5,
+    )
+    assert len(tasks) == 3 * 4
+    by_pairing: dict[tuple[str, str], list[Any]] = {}
+    for t in tasks:
+        by_pairing.setdefault((t.row, t.col), []).append(t)
+    assert set(by_pairing) == {("a", "b"), ("a", "c"), ("b", "c")}
+    signature = None
+    for (row, col), games in by_pairing.items():
+        games.sort(key=lambda t: t.index)
+        # Games 2k and 2k+1: same map and seeds, seats switched.
+        assert [t.names for t in games] == [(row, col), (col, row)] * 2
+        assert [t.config["map"] for t in games] == ["kwah:1", "kwah:1", "kwah:2", "kwah:2"]
+        assert games[0].game_seed == games[1].game_seed != games[2].game_seed
+        assert games[0].agent_seeds == games[1].agent_seeds
+        sig = [(t.game_seed, t.agent_seeds, t.config["map"]) for t in games]
+        assert signature in (None, sig)  # every pairing plays the same games
+        signature = sig
+    assert len({t.key for t in tasks}) == len(tasks)
+    gauntlet = make_tasks(
+        "kill_the_king",
+        {"a": "random", "b": "end_turn"},
+        games=2,
+        against={"c": "rule_based"},
+        config=FAST,
+    )
+    assert {(t.row, t.col) for t in gauntlet} == {("a", "c"), ("b", "c")}
+
+
+def test_bad_requests_fail_before_playing() -> None:
+    with pytest.raises(ValueError, match="two different agents"):
+        run_tournament("kill_the_king", ["random"], games=2, config=FAST)
+    with pytest.raises(ValueError, match="unknown agent"):
+        run_tournament("kill_the_king", ["random", "nobody"], games=2, config=FAST)
+    with pytest.raises(ValueError, match="unknown option"):
+        run_tournament("kill_the_king", ["random", "end_turn"], games=2, config={"size": 3})
+    with pytest.raises(ValueError, match="not both"):
+        run_tournament(
+            "kill_the_king",
+            ["random", "end_turn"],
+            games=2,
+            config={"map": "kwah:1"},
+            maps=["kwah:2"],
+        )
+
+
+def test_draws_count_half() -> None:
+    result = run_tournament(
+        "kill_the_king",
+        ["random", "end_turn"],
+        games=4,
+        config={"map": NO_CONTACT, "round_limit": 3},
+    )
+    assert len(result.records) == 4
+    assert all(r["scores"] == [0.5, 0.5] for r in result.records)
+    rate, se, n = result.matrix()[0][1]
+    assert (rate, se, n) == (0.5, 0.0, 4)
+    table = format_tables(result)
+    assert "50.0 (0.0)" in table and "draws" in table
+
+
+def test_results_and_tables(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    result = run_tournament(
+        "kill_the_king",
+        ["rule_based", "end_turn", "random"],
+        games=4,
+        config={"map": "kwah:3", "round_limit": 30},
+        out=out,
+    )
+    assert len(read_results(out)) == len(result.records) == 12
+    matrix = result.matrix()
+    assert matrix[0][0] is None
+    assert matrix[0][1][0] == 1.0 and matrix[1][0][0] == 0.0  # rule_based beats end_turn
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                assert matrix[i][j][0] + matrix[j][i][0] == pytest.approx(1.0)
+    table = result.table()
+    for text in (
+        "Win rate % of row against column",
+        "rule_based",
+        "Overall",
+        "king_health",
+        "units_left",
+        "rounds",
+        "100.0 (0.0)",
+    ):
+        assert text in table
+    record = result.records[0]
+    assert set(record["stats"]) == {"rounds", "units_left", "king_health"}
+    assert len(record["stats"]["units_left"]) == 2
+
+
+def test_interrupted_tournament_resumes_without_losing_games(tmp_path: Path) -> None:
+    agents = ["rule_based", "random", "end_turn"]
+    cfg = {"map": "kwah:5", "round_limit": 12}
+    reference = run_tournament("kill_the_king", agents, games=4, config=cfg)
+    out = tmp_path / "r.jsonl"
+    seen: list[str] = []
+
+    def stop_after_five(record: dict[str, Any]) -> None:
+        seen.append(record["key"])
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(
+            "kill_the_king", agents, games=4, config=cfg, out=out, on_result=stop_after_five
+        )
+    assert len(read_results(out)) == 5
+    with out.open("a") as fh:  # a run killed mid-write leaves a torn line
+        fh.write('{"key": "torn')
+    replayed: list[str] = []
+    resumed = run_tournament(
+        "kill_the_king",
+        agents,
+        games=4,
+        config=cfg,
+        out=out,
+        on_result=lambda r: replayed.append(r["key"]),
+    )
+    assert len(replayed) == 12 - 5 and not set(replayed) & set(seen)
+    assert len(resumed.records) == 12 and len(read_results(out)) == 12
+
+    def totals(res: TournamentResult) -> dict[str, list[float]]:
+        return {r["key"]: r["scores"] for r in res.records}
+
+    assert totals(resumed) == totals(reference)
+    assert resumed.matrix() == reference.matrix()
+    again: list[str] = []
+    run_tournament(
+        "kill_the_king",
+        agents,
+        games=4,
+        config=cfg,
+        out=out,
+        on_result=lambda r: again.append(r["key"]),
+    )
+    assert again == []  # nothing left to play
+
+
+def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:
+    kwargs: dict[str, Any] = {"games": 4, "config": FAST}
+    serial = run_tournament("kill_the_king", ["random", "rule_based"], **kwargs)
+    parallel = run_tournament(
+        "kill_the_king", ["random", "rule_based"], workers=2, out=tmp_path / "p.jsonl", **kwargs
+    )
+    strip = ("seconds", "agent_seconds")
+
+    def clean(res: TournamentResult) -> list[dict[str, Any]]:
+        return sorted(
+            ({k: v for k, v in r.items() if k not in strip} for r in res.records),
+            key=lambda r: r["key"],
+        )
+
+    assert clean(serial) == clean(parallel)
+
+
+def test_cli_prints_the_tables_and_plots(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "r.jsonl"
+    agents_file = tmp_path / "agents.toml"
+    agents_file.write_text('[tiny_mcts]\nagent = "mcts"\nbudget = 30\n', encoding="utf-8")
+    args = [
+        "tournament",
+        "kill_the_king",
+        "--agents",
+        "tiny_mcts,random",
+        "--against",
+        "end_turn",
+        "--games",
+        "2",
+        "-c",
+        "map=kwah:3",
+        "-c",
+        "round_limit=3",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--out",
+        str(out),
+        "--agent-file",
+        str(agents_file),
+    ]
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "heat.png"
+    assert main([*args, "--plot", str(plot)]) == 0
+    text = capsys.readouterr().out
+    assert "Win rate % of row against column" in text and "tiny_mcts" in text
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    names = {tuple(json.loads(line)["names"]) for line in out.read_text().splitlines()}
+    assert names == {
+        ("tiny_mcts", "end_turn"),
+        ("end_turn", "tiny_mcts"),
+        ("random", "end_turn"),
+        ("end_turn", "random"),
+    }
+    assert (
+        main(
+            [
+                "tournament",
+                "kill_the_king",
+                "--agents",
+                "random,nobody",
+                "--games",
+                "2",
+                "--no-progress",
+            ]
+        )
+        == 2
+    )
+    assert "unknown agent" in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("matplotlib"):
+            raise ImportError("no matplotlib")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(RuntimeError, match=r"stratagem\[plot\]"):
+        plot_heatmap(TournamentResult("kill_the_king", ["a", "b"]), tmp_path / "x.png")
