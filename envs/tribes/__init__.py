@@ -1,0 +1,80 @@
+"""Tribes (GAIGResearch): The Battle of Polytopia as a forward model, release 1.0 rules.
+
+Public names: :class:`TribesGame`, :class:`TribesState`, the level tools (:func:`generate_level`,
+:func:`load_level`, :func:`parse_level`, :class:`Level`) and the constants module ``C``. The rules
+core imports nothing from gymnasium, pettingzoo or torch. See ``docs/games/tribes.md``.
+"""
+
+from stratagem.envs.tribes import constants as C
+from stratagem.envs.tribes.levelgen import (
+    BUNDLED_LEVELS,
+    JavaRandom,
+    Level,
+    LevelError,
+    generate_level,
+    load_level,
+    parse_level,
+    tournament_seeds,
+)
+from stratagem.envs.tribes.observation import OBSERVATION_PLANES
+from stratagem.envs.tribes.rules import TribesGame, TribesState
+
+
+def register_game() -> None:
+    """Add Tribes to the game registry (called by :mod:`stratagem.envs`)."""
+    from stratagem.envs.registry import register
+
+    def tribes(
+        *,
+        num_players: int = 2,
+        tribes: str = "",
+        level: str = "",
+        map_size: int = 0,
+        mode: str = "capitals",
+        max_turns: int = 0,
+        observability: str = "full",
+        initial_land: float = 0.5,
+    ) -> TribesGame:
+        return TribesGame(
+            num_players=num_players,
+            tribes=tribes,
+            level=level,
+            map_size=map_size,
+            mode=mode,
+            max_turns=max_turns,
+            observability=observability,
+            initial_land=initial_land,
+        )
+
+    register(
+        "tribes",
+        tribes,
+        description="Tribes (Battle of Polytopia): 2-4 tribes, tech tree, cities; "
+        "Capitals (50 turns) or Score (30 turns)",
+        env_id="stratagem/Tribes-v0",
+        test_configs=(
+            {"max_turns": 5},
+            {"num_players": 3, "mode": "score", "max_turns": 3},
+            {"num_players": 4, "observability": "partial", "max_turns": 2},
+            {"level": "SampleLevel2p", "mode": "score", "observability": "partial", "max_turns": 4},
+            {"level": "MinimalLevel2", "max_turns": 6},
+        ),
+        rule_based_agent="stratagem.baselines.tribes:TribesRuleBasedAgent",
+    )
+
+
+__all__ = [
+    "BUNDLED_LEVELS",
+    "OBSERVATION_PLANES",
+    "C",
+    "JavaRandom",
+    "Level",
+    "LevelError",
+    "TribesGame",
+    "TribesState",
+    "generate_level",
+    "load_level",
+    "parse_level",
+    "register_game",
+    "tournament_seeds",
+]

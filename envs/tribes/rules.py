@@ -1,0 +1,1094 @@
+"""Tribes (The Battle of Polytopia) rules: the game, the state and the turn flow.
+
+Source: ``specs/tribes_rules.md`` and the reference GAIGResearch/Tribes at its release 1.0 (the
+code behind the AIIDE-2020 paper). The other modules of this package hold the parts: units and
+combat (``units``, ``combat``), cities and the economy (``cities``), technologies (``techtree``),
+levels (``levelgen``), the action layout (``actions``), observations (``observation``) and
+rendering (``render``).
+
+How the forward model maps the reference's framework:
+
+* One decision is one action of the tribe to move (``current_player``). A turn is any number of
+  actions closed by ``end_turn``; when a tribe has nothing left to do but end its turn, the turn
+  ends by itself (the reference's game loop), except at the very start of a turn, where the
+  tribe is still asked once.
+* A city whose population reached its target must level up first: its two bonuses are then
+  the only legal actions (no end of turn).
+* The turn counter (the reference's tick) starts at 0 and grows once every tribe still in the
+  game has played; the game ends when it exceeds 50 (Capitals) or 30 (Score), so 51 or 31
+  rounds are played. The forward model counts turns inside simulations too (the reference's
+  ``advance`` never does, so its rollouts started at turn 0 reset the stars to 5 every turn).
+* Capitals: a tribe owning every original capital wins at once. Score: the game ends when at
+  most one tribe is left. At the turn limit tribes are ranked by win, then survival (our
+  decision: the reference ranks an eliminated tribe by score like the others), score, number
+  of technologies, cities and production; a full tie is broken by the state's random generator.
+  The first tribe wins (+1), every other loses (-1/(n-1), so returns sum to zero).
+* A tribe that loses its last city is out: its units are removed and it plays no more turns.
+
+The state is a handful of flat lists (terrain, resource, building, unit, city and trade-network
+per tile) and small per-unit and per-city lists, so a clone is a few list copies.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from stratagem.envs.core import (
+    Game,
+    GameSpec,
+    InvalidStateError,
+    State,
+    clone_rng,
+    rng_from_state,
+    rng_state,
+)
+from stratagem.envs.tribes import actions as A
+from stratagem.envs.tribes import cities as CT
+from stratagem.envs.tribes import constants as C
+from stratagem.envs.tribes import techtree
+from stratagem.envs.tribes import units as UN
+from stratagem.envs.tribes.levelgen import (
+    BUNDLED_LEVELS,
+    Level,
+    LevelError,
+    generate_level,
+    load_level,
+    tournament_seeds,
+)
+
+__all__ = ["TribesGame", "TribesState"]
+
+GAME_NAME = "tribes"
+RULES_VERSION = 1
+
+U_TYPE, U_TRIBE, U_POS, U_HP, U_MAXHP, U_KILLS, U_VET, U_CITY, U_STATUS, U_BASE = range(10)
+C_POS, C_TRIBE, C_LEVEL, C_POP, C_NEED, C_CAPITAL, C_PROD, C_WALLS, C_BOUND, C_UNITS, C_WORTH = (
+    range(11)
+)
+
+
+class Geo:
+    """Board geometry shared by every state of one board size (never mutated).
+
+    Attributes:
+        size: Board side.
+        n: Number of tiles.
+        rc: ``(row, col)`` of each tile.
+        nb1: The 8 neighbours of each tile, in the reference's order.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.n = size * size
+        self.rc = tuple(divmod(t, size) for t in range(self.n))
+        self._squares: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._squares_nc: dict[int, tuple[tuple[int, ...], ...]] = {}
+        for r in (1, 2, 3):
+            self._build(r)
+        self.nb1 = self._squares_nc[1]
+
+    def _build(self, radius: int) -> None:
+        size = self.size
+        nc = []
+        full = []
+        for t in range(self.n):
+            r0, c0 = self.rc[t]
+            tiles = tuple(
+                r * size + c
+                for r in range(r0 - radius, r0 + radius + 1)
+                for c in range(c0 - radius, c0 + radius + 1)
+                if (r, c) != (r0, c0) and 0 <= r < size and 0 <= c < size
+            )
+            nc.append(tiles)
+            full.append((*tiles, t))
+        self._squares_nc[radius] = tuple(nc)
+        self._squares[radius] = tuple(full)
+
+    def square(self, center: int, radius: int) -> tuple[int, ...]:
+        """Tiles within Chebyshev ``radius`` of ``center``, the centre last."""
+        if radius not in self._squares:
+            self._build(radius)
+        return self._squares[radius][center]
+
+    def square_nc(self, center: int, radius: int) -> tuple[int, ...]:
+        """Tiles within Chebyshev ``radius`` of ``center``, the centre left out."""
+        if radius not in self._squares_nc:
+            self._build(radius)
+        return self._squares_nc[radius][center]
+
+    def dist(self, a: int, b: int) -> int:
+        """Chebyshev distance between two tiles."""
+        ra, ca = self.rc[a]
+        rb, cb = self.rc[b]
+        return max(abs(ra - rb), abs(ca - cb))
+
+
+def _parse_tribes(value: Any, num_players: int) -> tuple[int, ...]:
+    if value is None or value == "" or value == ():
+        return tuple(range(num_players))
+    items = value.split(",") if isinstance(value, str) else list(value)
+    out = []
+    for item in items:
+        if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < len(C.TRIBES):
+            out.append(item)
+            continue
+        key = str(item).strip().lower().replace("-", "_").replace(" ", "_")
+        if key not in C.TRIBE_KEYS:
+            raise ValueError(
+                f"tribes: unknown tribe {item!r}; choose from {', '.join(C.TRIBE_KEYS)}"
+            )
+        out.append(C.TRIBE_KEYS.index(key))
+    if len(set(out)) != len(out):
+        raise ValueError(f"tribes: each tribe may play once, got {value!r}")
+    return tuple(out)
+
+
+class TribesGame(Game):
+    """Tribes on a generated or loaded level.
+
+    Args:
+        num_players: 2 to 4 tribes (for a level file: its number of capitals).
+        tribes: Tribe names (``"xin_xi,imperius"``); default the first ``num_players`` of
+            Xin-Xi, Imperius, Bardur, Oumaji. Seats follow the turn order, which is the reading
+            order of the capitals on the map (as in the reference), not this list's order.
+        level: ``""`` generates a level from the game seed; ``"seed:N"`` always the level of
+            seed N; ``"paper"`` one of the 25 levels of the paper's tournament, chosen by the
+            game seed (``"paper:K"`` the K-th); a bundled level name (``"SampleLevel2p"``) or a
+            ``.csv`` path loads that level.
+        map_size: Side of generated levels (0: 11, 14 or 16 for 2, 3 or 4 tribes).
+        mode: ``"capitals"`` (win by holding every capital; 50 turns) or ``"score"`` (30 turns).
+        max_turns: Last turn played (0: the mode's, 50 or 30); smaller values make short games.
+        observability: ``"full"`` (the paper's) or ``"partial"`` (fog of war).
+        initial_land: Land fraction the generator starts from (0.5: "1:1 water/land").
+
+    Raises:
+        ValueError, LevelError: For an unknown option value, a bad level or an impossible
+            configuration.
+    """
+
+    def __init__(
+        self,
+        *,
+        num_players: int = 2,
+        tribes: str | Sequence[str] = "",
+        level: str = "",
+        map_size: int = 0,
+        mode: str = "capitals",
+        max_turns: int = 0,
+        observability: str = "full",
+        initial_land: float = 0.5,
+    ) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise ValueError(f"tribes: num_players must be an integer, got {num_players!r}")
+        if mode not in C.MODE_NAMES:
+            raise ValueError(f"tribes: mode must be 'capitals' or 'score', got {mode!r}")
+        if observability not in ("full", "partial"):
+            raise ValueError(
+                f"tribes: observability must be 'full' or 'partial', got {observability!r}"
+            )
+        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
+            raise ValueError(f"tribes: max_turns must be an integer >= 0, got {max_turns!r}")
+        if isinstance(map_size, bool) or not isinstance(map_size, int) or map_size < 0:
+            raise ValueError(f"tribes: map_size must be an integer >= 0, got {map_size!r}")
+        if not isinstance(level, str):
+            raise ValueError(f"tribes: level must be a string, got {level!r}")
+        if isinstance(initial_land, bool) or not isinstance(initial_land, (int, float)):
+            raise ValueError(f"tribes: initial_land must be a number, got {initial_land!r}")
+        self.mode = C.MODE_NAMES.index(mode)
+        self.partial = observability == "partial"
+        self.max_turns = max_turns or C.MAX_TURNS[self.mode]
+        self.initial_land = float(initial_land)
+        self._fixed_level: Level | None = None
+        self._level_seeds: tuple[int, ...] | None = None
+        self._levels: dict[int, Level] = {}
+        if level == "" or level.startswith("seed:") or level.startswith("paper"):
+            if not 2 <= num_players <= 4:
+                raise ValueError(f"tribes: num_players must be 2 to 4, got {num_players}")
+            self.tribe_types = _parse_tribes(tribes, num_players)
+            if len(self.tribe_types) != num_players:
+                raise ValueError(
+                    f"tribes: {num_players} players need {num_players} tribes, "
+                    f"got {len(self.tribe_types)} ({tribes!r})"
+                )
+            size = map_size or C.DEFAULT_MAP_SIZE[num_players]
+            if not 6 <= size <= 32:
+                raise ValueError(f"tribes: map_size must be 6..32, got {size}")
+            if level.startswith("seed:"):
+                try:
+                    self._level_seeds = (int(level[5:]),)
+                except ValueError:
+                    raise LevelError(f"tribes: level {level!r}: seed must be an integer") from None
+            elif level.startswith("paper"):
+                seeds = tournament_seeds()
+                if level == "paper":
+                    self._level_seeds = seeds
+                elif level.startswith("paper:") and level[6:].isdigit():
+                    k = int(level[6:])
+                    if not 0 <= k < len(seeds):
+                        raise LevelError(f"tribes: level {level!r}: K must be 0..{len(seeds) - 1}")
+                    self._level_seeds = (seeds[k],)
+                else:
+                    raise LevelError(f"tribes: unknown level {level!r}; use 'paper' or 'paper:K'")
+            self.size = size
+            # fail early on impossible generator settings (tribes, size, land ratio)
+            self._generated(self._level_seeds[0] if self._level_seeds else 0)
+        else:
+            lv = load_level(level)
+            self._fixed_level = lv
+            self.size = lv.size
+            if num_players != 2 and num_players != len(lv.capitals):
+                raise ValueError(
+                    f"tribes: level {level!r} has {len(lv.capitals)} tribes, "
+                    f"num_players={num_players}"
+                )
+            num_players = len(lv.capitals)
+            file_tribes = tuple(t for _, t in lv.capitals)
+            if tribes not in ("", None, ()) and set(_parse_tribes(tribes, num_players)) != set(
+                file_tribes
+            ):
+                raise ValueError(
+                    f"tribes: level {level!r} is played by "
+                    f"{', '.join(C.TRIBE_KEYS[t] for t in file_tribes)}; tribes={tribes!r}"
+                )
+            self.tribe_types = file_tribes
+        self.num_players = num_players
+        self.geo = Geo(self.size)
+        self.layout = A.make_layout(self.size)
+        self.end_turn_action = self.layout.size - 1
+        from stratagem.envs.tribes.observation import OBSERVATION_PLANES
+
+        config = {
+            "num_players": num_players,
+            "tribes": ",".join(C.TRIBE_KEYS[t] for t in self.tribe_types),
+            "level": level,
+            "map_size": map_size,
+            "mode": mode,
+            "max_turns": max_turns,
+            "observability": observability,
+            "initial_land": initial_land,
+        }
+        if self._fixed_level is not None and tribes in ("", None, ()):
+            config["tribes"] = ""
+        self.spec = GameSpec(
+            name=GAME_NAME,
+            version=RULES_VERSION,
+            num_players=num_players,
+            action_size=self.layout.size,
+            observation_shape=(self.size, self.size, len(OBSERVATION_PLANES)),
+            max_game_length=(self.max_turns + 1) * num_players * 2000,
+            reward_range=(-1.0, 1.0),
+            deterministic=False,
+            perfect_information=False,
+            zero_sum=True,
+            action_layout=self.layout,
+            observation_planes=OBSERVATION_PLANES,
+            observation_bounds=(0.0, 1.0),
+            config=config,
+        )
+
+    # ------------------------------------------------------------------ levels
+    def _generated(self, seed: int) -> Level:
+        level = self._levels.get(seed)
+        if level is None:
+            level = generate_level(seed, self.tribe_types, self.size, self.initial_land)
+            if len(self._levels) > 64:
+                self._levels.clear()
+            self._levels[seed] = level
+        return level
+
+    def level_for_seed(self, seed: int | None) -> Level:
+        """The level a game of this seed is played on."""
+        if self._fixed_level is not None:
+            return self._fixed_level
+        seed = 0 if seed is None else int(seed)
+        if self._level_seeds is not None:
+            return self._generated(self._level_seeds[seed % len(self._level_seeds)])
+        return self._generated(seed)
+
+    # ------------------------------------------------------------------ contract
+    def new_initial_state(self, seed: int | None = None, level: Level | None = None) -> TribesState:
+        """Start of a game: level from the seed (see ``level``), game chance from the seed too.
+
+        Args:
+            seed: Drives the level (when generated) and every random event of the game.
+            level: Play this level instead (tests and tools); its tribes must be the game's.
+        """
+        if level is None:
+            level = self.level_for_seed(seed)
+        elif len(level.capitals) != self.num_players or level.size != self.size:
+            raise LevelError(
+                f"tribes: level {level.name!r} has {len(level.capitals)} tribes on "
+                f"{level.size}x{level.size}; this game needs {self.num_players} on "
+                f"{self.size}x{self.size}"
+            )
+        return TribesState._from_level(self, level, np.random.default_rng(seed))
+
+    def action_to_string(self, action: int) -> str:
+        """Readable name of ``action`` (``move (3,4)->(4,6)``, ``research_climbing``)."""
+        return A.action_to_string(self.layout, int(action))
+
+    def string_to_action(self, text: str) -> int:
+        """Parse a name written by :meth:`action_to_string`."""
+        return A.string_to_action(self.layout, text)
+
+    def _state_from_dict(self, data: Mapping[str, Any]) -> TribesState:
+        return TribesState._from_dict(self, data)
+
+
+def _bad(msg: str) -> InvalidStateError:
+    return InvalidStateError(f"tribes: malformed state JSON: {msg}")
+
+
+def _int_list(value: Any, length: int | None, what: str) -> list[int]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise _bad(f"{what} must be a list of {length if length is not None else ''} integers")
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _bad(f"{what} must hold integers, got {v!r}")
+    return list(value)
+
+
+class TribesState(State):
+    """A Tribes position. Create it with :meth:`TribesGame.new_initial_state`.
+
+    Public read-only attributes (agents and tools read them; only the rules write them):
+
+    Attributes:
+        tick: The turn counter (0-based).
+        terrain, resource, building, unit_at, tile_city, network: Per tile (row-major).
+        units: Unit id -> ``[type, tribe, tile, hp, max_hp, kills, veteran, city, status,
+            carried type]`` (see ``units.U_*``).
+        cities: City id -> ``[tile, tribe, level, population, population needed, is capital,
+            bonus production, walls, territory radius, unit ids, points worth]``
+            (``cities.C_*``).
+        stars, score, techs, kills, result: Per tribe (``techs`` is a bit mask).
+        tcities, extra: Per tribe, its city ids and its units without a city.
+        tribe_type: Per seat, the tribe played (``constants.XIN_XI`` ...).
+        native: False in a copy made for an agent (:meth:`observed_by`).
+    """
+
+    game: TribesGame
+    __slots__ = (
+        "_legal",
+        "_legal_set",
+        "_rng",
+        "_rng_owned",
+        "building",
+        "capital",
+        "cities",
+        "connected",
+        "current_player",
+        "extra",
+        "game",
+        "game_over",
+        "geo",
+        "kills",
+        "met",
+        "monuments",
+        "native",
+        "network",
+        "next_id",
+        "num_tribes",
+        "pacifist",
+        "ranking",
+        "resource",
+        "result",
+        "score",
+        "stars",
+        "tcities",
+        "techs",
+        "temples",
+        "terrain",
+        "tick",
+        "tile_city",
+        "tribe_type",
+        "unit_at",
+        "units",
+        "vis",
+    )
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def _empty(cls, game: TribesGame) -> TribesState:
+        s = cls.__new__(cls)
+        s.game = game
+        s.geo = game.geo
+        s._legal = None
+        s._legal_set = None
+        s._rng = None
+        s._rng_owned = True
+        s.native = True
+        s.ranking = None
+        s.game_over = False
+        return s
+
+    @classmethod
+    def _from_level(cls, game: TribesGame, level: Level, rng: np.random.Generator) -> TribesState:
+        s = cls._empty(game)
+        n = game.geo.n
+        nt = len(level.capitals)
+        s.num_tribes = nt
+        s.tribe_type = tuple(t for _, t in level.capitals)
+        s.terrain = list(level.terrain)
+        s.resource = list(level.resource)
+        s.building = [C.NO_BUILDING] * n
+        s.unit_at = [0] * n
+        s.tile_city = [0] * n
+        s.network = [0] * n
+        s.temples = {}
+        s.units = {}
+        s.cities = {}
+        s.stars = [C.INITIAL_STARS] * nt
+        s.score = [C.TRIBES[t].initial_score for t in s.tribe_type]
+        s.techs = [1 << C.TRIBES[t].tech for t in s.tribe_type]
+        s.kills = [0] * nt
+        s.pacifist = [0] * nt
+        s.result = [C.INCOMPLETE] * nt
+        s.capital = [0] * nt
+        s.tcities = [[] for _ in range(nt)]
+        s.extra = [[] for _ in range(nt)]
+        s.connected = [[] for _ in range(nt)]
+        s.monuments = [[C.MONUMENT_UNAVAILABLE] * len(C.MONUMENTS) for _ in range(nt)]
+        s.met = [0] * nt
+        s.vis = [[0] * n for _ in range(nt)] if game.partial else [_all_visible(n)] * nt
+        s.next_id = 1
+        s.tick = 0
+        s.current_player = 0
+        s._rng = rng
+        for k, (pos, ttype) in enumerate(level.capitals):
+            cid = CT.found_city(s, k, pos, capital=True)
+            s.capital[k] = cid
+            UN.add_unit(s, UN.new_unit(C.TRIBES[ttype].unit, k, pos, cid))
+            CT.assign_city_tiles(s, cid, 1)
+            s.terrain[pos] = C.CITY
+        for k in range(nt):
+            UN.clear_view(s, k, s.cities[s.capital[k]][C_POS], C.FIRST_CITY_CLEAR_RANGE)
+        CT.update_network_all(s)
+        s._init_turn(0)
+        return s
+
+    # ------------------------------------------------------------------ randomness
+    def _own_rng(self) -> np.random.Generator:
+        if not self._rng_owned:
+            self._rng = clone_rng(self._rng)
+            self._rng_owned = True
+        return self._rng  # type: ignore[return-value]
+
+    def randint(self, k: int) -> int:
+        """A uniform integer in ``[0, k)`` from the state's generator."""
+        return int(self._own_rng().integers(k))
+
+    def shuffled(self, items: Sequence[int]) -> list[int]:
+        """A random permutation of ``items`` (the state's generator)."""
+        out = list(items)
+        if len(out) > 1:
+            order = self._own_rng().permutation(len(out))
+            out = [out[i] for i in order]
+        return out
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def active(self) -> int:
+        """The tribe whose turn it is (same as ``current_player``)."""
+        return self.current_player
+
+    def clone(self) -> TribesState:
+        """Copy the lists; the random generator is shared until one side draws from it."""
+        c = TribesState.__new__(TribesState)
+        c.game = self.game
+        c.geo = self.geo
+        c.num_tribes = self.num_tribes
+        c.tribe_type = self.tribe_type
+        c.terrain = self.terrain[:]
+        c.resource = self.resource[:]
+        c.building = self.building[:]
+        c.unit_at = self.unit_at[:]
+        c.tile_city = self.tile_city[:]
+        c.network = self.network[:]
+        c.temples = self.temples.copy()
+        c.units = {k: v[:] for k, v in self.units.items()}
+        cities = {}
+        for k, v in self.cities.items():
+            w = v[:]
+            w[9] = v[9][:]
+            cities[k] = w
+        c.cities = cities
+        c.stars = self.stars[:]
+        c.score = self.score[:]
+        c.techs = self.techs[:]
+        c.kills = self.kills[:]
+        c.pacifist = self.pacifist[:]
+        c.result = self.result[:]
+        c.capital = self.capital[:]
+        c.tcities = [x[:] for x in self.tcities]
+        c.extra = [x[:] for x in self.extra]
+        c.connected = [x[:] for x in self.connected]
+        c.monuments = [x[:] for x in self.monuments]
+        c.met = self.met[:]
+        c.vis = [x[:] for x in self.vis] if self.game.partial else self.vis
+        c.next_id = self.next_id
+        c.tick = self.tick
+        c.current_player = self.current_player
+        c.game_over = self.game_over
+        c.native = self.native
+        c.ranking = self.ranking
+        c._legal = self._legal
+        c._legal_set = self._legal_set
+        c._rng = self._rng
+        c._rng_owned = False
+        self._rng_owned = False
+        return c
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.game_over
+
+    def returns(self) -> np.ndarray:
+        """+1 for the winner, -1/(n-1) for every other tribe; zeros before the end."""
+        n = self.num_tribes
+        out = np.zeros(n, dtype=np.float64)
+        if self.game_over:
+            for t in range(n):
+                out[t] = 1.0 if self.result[t] == C.WIN else -1.0 / (n - 1)
+        return out
+
+    def legal_action_list(self) -> list[int]:
+        """Legal actions, ascending, as a new Python list: the fast path for planners."""
+        if self._legal is None:
+            self._compute_legal()
+        return list(self._legal)  # type: ignore[arg-type]
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Boolean mask over the flat action space."""
+        if self._legal is None:
+            self._compute_legal()
+        mask = np.zeros(self.game.spec.action_size, dtype=bool)
+        mask[self._legal] = True
+        return mask
+
+    def legal_actions(self) -> np.ndarray:
+        """Legal action indices, ascending."""
+        if self._legal is None:
+            self._compute_legal()
+        return np.asarray(self._legal, dtype=np.int64)
+
+    def apply(self, action: int) -> None:
+        """Advance by one decision; an illegal action raises and changes nothing."""
+        if type(action) is not int:
+            action = self.check_action_index(action)
+        if self._legal is None:
+            self._compute_legal()
+        if action not in self._legal_set:  # type: ignore[operator]
+            action = self.check_action_index(action)  # out of the space: its own message
+            raise self.illegal(action, self._why_illegal(action))
+        end = self.game.end_turn_action
+        if action == end:
+            self._end_turn()
+            return
+        captured = self._execute(action)
+        self._legal = None
+        if captured:
+            self._check_game_over()
+            if self.game_over:
+                return
+        self._compute_legal()
+        if len(self._legal) == 1 and self._legal[0] == end:  # type: ignore[arg-type]
+            self._end_turn()
+
+    # ------------------------------------------------------------------ legal actions
+    def _compute_legal(self) -> None:
+        out: list[int] = []
+        if not self.game_over:
+            t = self.current_player
+            n = self.geo.n
+            cities = self.cities
+            for cid in self.tcities[t]:
+                city = cities[cid]
+                if city[C_POP] >= city[C_NEED]:
+                    pos = city[C_POS]
+                    out = [A.LEVEL_UP0 * n + pos, (A.LEVEL_UP0 + 1) * n + pos]
+                    self._legal = out
+                    self._legal_set = set(out)
+                    return
+            for cid in self.tcities[t]:
+                CT.city_actions(self, cid, out, n, A)
+            uids = UN.tribe_units(self, t)
+            if uids:
+                zoc = UN.zone_of_control(self, t)
+                for uid in uids:
+                    UN.unit_actions(self, uid, zoc, out, n, A)
+            self._tribe_actions(t, out)
+            out.sort()
+        self._legal = out
+        self._legal_set = set(out)
+
+    def _tribe_actions(self, t: int, out: list[int]) -> None:
+        n = self.geo.n
+        stars = self.stars[t]
+        techs = self.techs[t]
+        if techs >> C.ROADS & 1 and stars >= C.ROAD_COST:
+            terrain, tile_city, network, unit_at = (
+                self.terrain,
+                self.tile_city,
+                self.network,
+                self.unit_at,
+            )
+            units, cities, vis = self.units, self.cities, self.vis[t]
+            base = A.BUILD_ROAD * n
+            for tile in range(n):
+                ter = terrain[tile]
+                if (ter == C.PLAIN or ter == C.FOREST or ter == C.VILLAGE) and not network[tile]:
+                    if not vis[tile]:
+                        continue
+                    cid = tile_city[tile]
+                    if cid:
+                        city = cities.get(cid)
+                        if city is None or city[C_TRIBE] != t:
+                            continue
+                    uid = unit_at[tile]
+                    if uid and units[uid][U_TRIBE] != t:
+                        continue
+                    out.append(base + tile)
+        ncities = len(self.tcities[t])
+        base = A.NUM_PLANES * n
+        for tech in range(C.NUM_TECHS):
+            if techtree.researchable(tech, techs) and stars >= techtree.research_cost(
+                tech, ncities, techs
+            ):
+                out.append(base + tech)
+        out.append(self.game.end_turn_action)
+
+    def _why_illegal(self, action: int) -> str:
+        if self.game_over:
+            return "the game is over"
+        plane, col, row = self.game.layout.decode(action)
+        if self._legal and len(self._legal) == 2 and self._legal[0] // self.geo.n == A.LEVEL_UP0:
+            return "a city must choose its level-up bonus first"
+        if plane is None:
+            if action == self.game.end_turn_action:
+                return "the turn cannot end now"
+            return "the technology is researched, not researchable yet or too expensive"
+        tile = row * self.geo.size + col
+        if plane in A.UNIT_PLANES:
+            uid = self.unit_at[tile]
+            if not uid or self.units[uid][U_TRIBE] != self.current_player:
+                return f"no unit of tribe {self.current_player} at ({row},{col})"
+            unit = self.units[uid]
+            return (
+                f"the {C.UNIT_NAMES[unit[U_TYPE]]} at ({row},{col}) "
+                f"({C.STATUS_NAMES[unit[U_STATUS]]}) cannot do that now"
+            )
+        if plane in A.CITY_PLANES:
+            cid = self.tile_city[tile]
+            if CT.city_tribe(self, cid) != self.current_player:
+                return f"({row},{col}) is not a tile of a city of tribe {self.current_player}"
+        return "not legal here (rules, technology, stars or terrain)"
+
+    # ------------------------------------------------------------------ execution
+    def _execute(self, action: int) -> bool:
+        """Carry out a legal non-end-turn action; True if it was a capture."""
+        n = self.geo.n
+        plane, tile = divmod(action, n)
+        t = self.current_player
+        if plane >= A.NUM_PLANES:
+            tech = action - A.NUM_PLANES * n
+            cost = techtree.research_cost(tech, len(self.tcities[t]), self.techs[t])
+            CT.research(self, t, tech, cost)
+            return False
+        kind, dr, dc, param = A.PLANE_INFO[plane]
+        if plane <= A.UPGRADE:
+            uid = self.unit_at[tile]
+            if dr or dc:
+                row, col = self.geo.rc[tile]
+                target = (row + dr) * self.geo.size + (col + dc)
+                if kind == "move":
+                    UN.do_move(self, uid, target)
+                elif kind == "attack":
+                    UN.do_attack(self, uid, self.unit_at[target])
+                else:
+                    UN.do_convert(self, uid, self.unit_at[target])
+                return False
+            if kind == "capture":
+                CT.capture(self, uid)
+                return True
+            if kind == "examine":
+                UN.do_examine(self, uid)
+            elif kind == "disband":
+                UN.do_disband(self, uid)
+            elif kind == "heal":
+                UN.do_heal(self, uid)
+            elif kind == "veteran":
+                UN.do_make_veteran(self, uid)
+            elif kind == "recover":
+                UN.do_recover(self, uid)
+            else:
+                UN.do_upgrade(self, uid)
+            return False
+        if plane == A.BUILD_ROAD:
+            self.stars[t] -= C.ROAD_COST
+            self.network[tile] = 1
+            CT.update_network_all(self)
+            return False
+        cid = self.tile_city[tile]
+        if kind == "level_up":
+            CT.do_level_up(self, cid, param)
+        elif kind == "spawn":
+            CT.do_spawn(self, cid, param)
+        elif kind == "build":
+            CT.do_build(self, cid, tile, param)
+        elif kind == "harvest":
+            CT.do_harvest(self, cid, tile)
+        elif kind == "clear_forest":
+            CT.do_clear_forest(self, cid, tile)
+        elif kind == "burn_forest":
+            CT.do_burn_forest(self, cid, tile)
+        elif kind == "grow_forest":
+            CT.do_grow_forest(self, cid, tile)
+        else:
+            CT.do_destroy(self, cid, tile)
+        return False
+
+    # ------------------------------------------------------------------ turn flow
+    def _end_turn(self) -> None:
+        t = self.current_player
+        units = self.units
+        for uid in UN.tribe_units(self, t):
+            if UN.can_recover(units[uid]):
+                UN.do_recover(self, uid)
+        self._legal = None
+        self._check_game_over()
+        if self.game_over:
+            return
+        n = self.num_tribes
+        nxt = t
+        wrapped = False
+        while True:
+            nxt = (nxt + 1) % n
+            if nxt == 0:
+                wrapped = True
+            if self.result[nxt] != C.LOSS:
+                break
+        if wrapped:
+            self.tick += 1
+            self._check_game_over()
+            if self.game_over:
+                return
+        self.current_player = nxt
+        self._init_turn(nxt)
+
+    def _init_turn(self, t: int) -> None:
+        cities, units, unit_at = self.cities, self.units, self.unit_at
+        prod = 0
+        for cid in self.tcities[t]:
+            city = cities[cid]
+            occupant = unit_at[city[C_POS]]
+            if not occupant or units[occupant][U_TRIBE] == t:
+                prod += CT.production(city)
+            if self.temples:
+                for tile in CT.city_buildings(self, cid):
+                    if tile in self.temples:
+                        points = CT.temple_turn(self, tile)
+                        if points:
+                            self.score[t] += points
+                            city[C_WORTH] += points
+        if self.tick == 0:
+            self.score[t] = C.TRIBES[self.tribe_type[t]].initial_score
+            self.stars[t] = C.INITIAL_STARS
+        else:
+            CT.add_stars(self, t, max(0, prod))
+        for uid in UN.tribe_units(self, t):
+            unit = units[uid]
+            unit[U_STATUS] = C.MOVED if unit[U_STATUS] == C.PUSHED else C.FRESH
+        if self.techs[t] >> C.MEDITATION & 1:
+            self.pacifist[t] += 1
+            mon = self.monuments[t]
+            k = C.ALTAR_OF_PEACE - C.ALTAR_OF_PEACE
+            if self.pacifist[t] >= C.ALTAR_OF_PEACE_TURNS and mon[k] == C.MONUMENT_UNAVAILABLE:
+                mon[k] = C.MONUMENT_AVAILABLE
+        self._legal = None
+
+    def _check_game_over(self) -> None:
+        ended = False
+        n = self.num_tribes
+        if self.game.mode == C.CAPITALS:
+            caps = self.capital
+            for t in range(n):
+                if self.result[t] == C.LOSS:
+                    continue
+                owned = self.tcities[t]
+                if all(cap in owned for cap in caps):
+                    self.result[t] = C.WIN
+                    ended = True
+                    break
+        else:
+            ended = sum(1 for r in self.result if r != C.LOSS) <= 1
+        if ended or self.tick > self.game.max_turns:
+            order = self.current_ranking(tie_break=self.shuffled(range(n)))
+            for k, t in enumerate(order):
+                self.result[t] = C.WIN if k == 0 else C.LOSS
+            self.ranking = tuple(order)
+            self.game_over = True
+            self._legal = []
+            self._legal_set = set()
+
+    def current_ranking(self, tie_break: Sequence[int] | None = None) -> list[int]:
+        """Tribes best first: win, survival, score, techs, cities, production, tie-break order."""
+        pos = {t: k for k, t in enumerate(tie_break if tie_break is not None else range(99))}
+
+        def key(t: int) -> tuple:
+            return (
+                self.result[t] != C.WIN,
+                self.result[t] == C.LOSS,
+                -self.score[t],
+                -techtree.num_researched(self.techs[t]),
+                -len(self.tcities[t]),
+                -CT.tribe_production(self, t),
+                pos.get(t, t),
+            )
+
+        return sorted(range(self.num_tribes), key=key)
+
+    # ------------------------------------------------------------------ views
+    def observation(self, player: int) -> np.ndarray:
+        """``H × W × C`` planes of what ``player`` sees (see ``observation.OBSERVATION_PLANES``)."""
+        from stratagem.envs.tribes.observation import observe
+
+        if (
+            isinstance(player, bool)
+            or not isinstance(player, (int, np.integer))
+            or not (0 <= player < self.num_tribes)
+        ):
+            raise ValueError(f"tribes: player must be 0..{self.num_tribes - 1}, got {player!r}")
+        return observe(self, int(player))
+
+    def observed_by(self, player: int) -> TribesState:
+        """The agent's copy: other tribes' private figures hidden, unseen tiles fogged."""
+        from stratagem.envs.tribes.observation import observed_copy
+
+        if (
+            isinstance(player, bool)
+            or not isinstance(player, (int, np.integer))
+            or not (0 <= player < self.num_tribes)
+        ):
+            raise ValueError(f"tribes: player must be 0..{self.num_tribes - 1}, got {player!r}")
+        return observed_copy(self, int(player))
+
+    def __str__(self) -> str:
+        from stratagem.envs.tribes.render import render_text
+
+        return render_text(self)
+
+    def render_rgb(self) -> np.ndarray:
+        """Picture of the map with units, cities and borders."""
+        from stratagem.envs.tribes.render import render_rgb
+
+        return render_rgb(self)
+
+    # ------------------------------------------------------------------ hooks for agents
+    def action_kind(self, action: int) -> str:
+        """Kind of an action: ``move``, ``attack``, ..., ``research``, ``end_turn``."""
+        plane = action // self.geo.n
+        if plane >= A.NUM_PLANES:
+            return "end_turn" if action == self.game.end_turn_action else "research"
+        return A.PLANE_KIND[plane]
+
+    def action_group(self, action: int) -> str:
+        """The paper's root-prioritisation group of an action: ``unit``, ``city`` or ``tribe``."""
+        plane = action // self.geo.n
+        if plane in A.UNIT_PLANES:
+            return "unit"
+        if plane in A.CITY_PLANES:
+            return "city"
+        return "tribe"
+
+    def action_actor(self, action: int) -> tuple[str, int]:
+        """``("unit", id)``, ``("city", id)`` or ``("tribe", seat)`` performing ``action``."""
+        plane, tile = divmod(action, self.geo.n)
+        if plane in A.UNIT_PLANES:
+            return "unit", self.unit_at[tile]
+        if plane in A.CITY_PLANES:
+            return "city", self.tile_city[tile]
+        return "tribe", self.current_player
+
+    def action_target(self, action: int) -> int:
+        """Target tile of a spatial action (the source tile plus its offset), -1 for globals."""
+        plane, tile = divmod(action, self.geo.n)
+        if plane >= A.NUM_PLANES:
+            return -1
+        _, dr, dc, _ = A.PLANE_INFO[plane]
+        row, col = self.geo.rc[tile]
+        return (row + dr) * self.geo.size + (col + dc)
+
+    def production(self, tribe: int) -> int:
+        """Stars per turn of a tribe (sum of its cities' production)."""
+        return CT.tribe_production(self, tribe)
+
+    def num_techs(self, tribe: int) -> int:
+        """Technologies a tribe has researched."""
+        return techtree.num_researched(self.techs[tribe])
+
+    def tribe_units(self, tribe: int) -> list[int]:
+        """Unit ids of a tribe (city units in city order, then the extra units)."""
+        return UN.tribe_units(self, tribe)
+
+    # ------------------------------------------------------------------ JSON
+    def _to_dict(self) -> dict[str, Any]:
+        return {
+            "tick": self.tick,
+            "current_player": self.current_player,
+            "game_over": self.game_over,
+            "native": self.native,
+            "ranking": None if self.ranking is None else list(self.ranking),
+            "tribe_type": list(self.tribe_type),
+            "terrain": self.terrain,
+            "resource": self.resource,
+            "building": self.building,
+            "unit_at": self.unit_at,
+            "tile_city": self.tile_city,
+            "network": self.network,
+            "temples": sorted([t, lv, turns] for t, (lv, turns) in self.temples.items()),
+            "units": [[k, *v] for k, v in sorted(self.units.items())],
+            "cities": [[k, *v] for k, v in sorted(self.cities.items())],
+            "stars": self.stars,
+            "score": self.score,
+            "techs": self.techs,
+            "kills": self.kills,
+            "pacifist": self.pacifist,
+            "result": self.result,
+            "capital": self.capital,
+            "tcities": self.tcities,
+            "extra": self.extra,
+            "connected": self.connected,
+            "monuments": self.monuments,
+            "met": self.met,
+            "vis": ["".join(map(str, v)) for v in self.vis] if self.game.partial else None,
+            "next_id": self.next_id,
+            "rng": rng_state(self._rng),
+        }
+
+    @classmethod
+    def _from_dict(cls, game: TribesGame, data: Mapping[str, Any]) -> TribesState:
+        s = cls._empty(game)
+        n = game.geo.n
+        tribe_type = _int_list(data["tribe_type"], None, "tribe_type")
+        nt = len(tribe_type)
+        if nt != game.num_players or not all(0 <= t < len(C.TRIBES) for t in tribe_type):
+            raise _bad(f"tribe_type must list {game.num_players} tribe keys")
+        s.num_tribes = nt
+        s.tribe_type = tuple(tribe_type)
+        for key, lo, hi in (
+            ("terrain", 0, 7),
+            ("resource", -1, 7),
+            ("building", -1, C.NUM_BUILDINGS - 1),
+            ("unit_at", 0, None),
+            ("tile_city", 0, None),
+            ("network", 0, 1),
+        ):
+            values = _int_list(data[key], n, key)
+            if any(v < lo or (hi is not None and v > hi) for v in values):
+                raise _bad(f"{key} has a value outside {lo}..{hi}")
+            setattr(s, key, values)
+        s.temples = {}
+        for item in data["temples"]:
+            t, lv, turns = _int_list(item, 3, "temple")
+            s.temples[t] = (lv, turns)
+        s.units = {}
+        for item in data["units"]:
+            values = _int_list(item, 11, "unit")
+            s.units[values[0]] = values[1:]
+        s.cities = {}
+        for item in data["cities"]:
+            if not isinstance(item, list) or len(item) != 12:
+                raise _bad("a city must be a list of 12 fields")
+            values = list(item)
+            values[10] = _int_list(values[10], None, "city units")
+            for i, v in enumerate(values):
+                if i != 10 and (isinstance(v, bool) or not isinstance(v, int)):
+                    raise _bad(f"city field {i} must be an integer")
+            s.cities[values[0]] = values[1:]
+        for key in ("stars", "score", "techs", "kills", "pacifist", "result", "capital", "met"):
+            setattr(s, key, _int_list(data[key], nt, key))
+        for key in ("tcities", "extra", "connected", "monuments"):
+            value = data[key]
+            if not isinstance(value, list) or len(value) != nt:
+                raise _bad(f"{key} must hold one list per tribe")
+            setattr(s, key, [_int_list(v, None, key) for v in value])
+        if game.partial:
+            vis = data["vis"]
+            if not isinstance(vis, list) or len(vis) != nt:
+                raise _bad("vis must hold one string per tribe")
+            s.vis = []
+            for v in vis:
+                if not isinstance(v, str) or len(v) != n or set(v) - {"0", "1"}:
+                    raise _bad("vis strings must be 0/1 per tile")
+                s.vis.append([int(ch) for ch in v])
+        else:
+            s.vis = [_all_visible(n)] * nt
+        for key in ("tick", "current_player", "next_id"):
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise _bad(f"{key} must be a non-negative integer")
+            setattr(s, key, value)
+        if s.current_player >= nt:
+            raise _bad("current_player out of range")
+        for key in ("game_over", "native"):
+            if not isinstance(data[key], bool):
+                raise _bad(f"{key} must be true or false")
+            setattr(s, key, data[key])
+        s.ranking = None if data["ranking"] is None else tuple(_int_list(data["ranking"], nt, "r"))
+        s._rng = rng_from_state(data["rng"])
+        s._check_consistency()
+        return s
+
+    def _check_consistency(self) -> None:
+        """Cross-checks of a state read from JSON (units and cities where the board says)."""
+        for uid, unit in self.units.items():
+            if len(unit) != 10 or not 0 <= unit[U_POS] < self.geo.n:
+                raise _bad(f"unit {uid} is malformed")
+            if self.unit_at[unit[U_POS]] != uid:
+                raise _bad(f"unit {uid} is not where the board says")
+            if not 0 <= unit[U_TYPE] < C.NUM_UNIT_TYPES or not 0 <= unit[U_TRIBE] < self.num_tribes:
+                raise _bad(f"unit {uid} has a bad type or tribe")
+        for tile, uid in enumerate(self.unit_at):
+            if uid and uid not in self.units:
+                raise _bad(f"tile {tile} holds unknown unit {uid}")
+        for cid, city in self.cities.items():
+            if not 0 <= city[C_POS] < self.geo.n or not 0 <= city[C_TRIBE] < self.num_tribes:
+                raise _bad(f"city {cid} is malformed")
+            for uid in city[C_UNITS]:
+                if uid not in self.units:
+                    raise _bad(f"city {cid} lists unknown unit {uid}")
+        for t in range(self.num_tribes):
+            for cid in self.tcities[t]:
+                if cid not in self.cities:
+                    raise _bad(f"tribe {t} lists unknown city {cid}")
+            for uid in self.extra[t]:
+                if uid not in self.units:
+                    raise _bad(f"tribe {t} lists unknown unit {uid}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TribesState):
+            return NotImplemented
+        return self.game.spec.config == other.game.spec.config and json.dumps(
+            self._to_dict()
+        ) == json.dumps(other._to_dict())
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_ALL_VISIBLE: dict[int, tuple[int, ...]] = {}
+
+
+def _all_visible(n: int) -> tuple[int, ...]:
+    """The shared, immutable visibility of full observability (never written to)."""
+    vis = _ALL_VISIBLE.get(n)
+    if vis is None:
+        vis = _ALL_VISIBLE[n] = (1,) * n
+    return vis
+
+
+__all__ += ["BUNDLED_LEVELS", "Geo"]
