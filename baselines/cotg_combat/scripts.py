@@ -396,7 +396,8 @@ class TurnPlanAgent(BaseAgent):
     Subclasses implement :meth:`choose_scripts` (one script per own slot). The turn is played on
     a copy with the chosen scripts while recording the flat actions; later calls in the same
     turn return the next recorded action as long as the state is the one the plan expects (any
-    other state makes a new plan). ``last_stats`` holds what the last plan cost.
+    other state makes a new plan). ``last_stats`` holds what the last plan cost and ``plans``
+    counts the plans made (searches run).
 
     Args:
         game: A CotG combat game.
@@ -413,6 +414,7 @@ class TurnPlanAgent(BaseAgent):
         self._now = _clock(clock)
         self._plan: list[tuple[tuple[Any, ...], int]] = []
         self.last_stats: dict[str, Any] = {}
+        self.plans = 0
 
     def reset(self) -> None:
         """Forget the current plan."""
@@ -439,6 +441,7 @@ class TurnPlanAgent(BaseAgent):
             plan.append((_state_key(replay), action))
             replay.apply(action)  # also checks the plan against the rules
         self._plan = plan
+        self.plans += 1
         self.last_stats["seconds"] = time.perf_counter() - start
         self.last_stats["cpu_seconds"] = time.process_time() - cpu
         return self._plan.pop(0)[1]

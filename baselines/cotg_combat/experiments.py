@@ -1,0 +1,426 @@
+"""The paper's tournaments: round robins of symmetric battles, sym-win rates, HP left, times.
+
+Protocol (Šmejkal & Gemrot 2018, "Experiments"):
+
+* A *scenario* is a generated battle (armies with a random centre each and a random
+  Battleship ratio, :mod:`stratagem.envs.cotg_combat.armies`), identified by its seed; every
+  pairing plays the same scenarios.
+* A *symmetric battle* of agents A and B on a scenario is two games: A controls army 1 (which
+  always moves first) and B army 2, then the sides are switched.
+* **Sym-win**: the agent that wins more of the two games achieves the sym-win (score 1, the
+  other 0). When the games are split (1:1, or both drawn at the turn limit) "we look at how many
+  HP did each player's ships end with and the one with more HP left achieves a sym-win"; equal
+  hit points give 0.5 each. An agent's sym-win rate is its mean score over all its symmetric
+  battles (in a round robin, against every other agent); the 95 % confidence interval is
+  ``1.96 · s / sqrt(n)`` with ``s`` the standard deviation of the scores.
+* **HP remaining** (the paper's Figure 7): the hit points an agent's ships end with, summed over
+  all its games.
+* **Execution time** (Figure 9): per game, the longest time an agent took for one turn (the sum
+  of its ``act`` calls in that turn); reported as the average and the 90th percentile of these
+  maxima. Both CPU time of the worker process (what the searches' time limits count, see
+  :class:`~stratagem.baselines.cotg_combat.scripts.TurnPlanAgent`) and wall time are recorded.
+* "Because the MCTS algorithms are not deterministic we run each battle 5 times": ``repeats``.
+
+Agents are given by the paper's names (``NOKAV``, ``Kiter``, ``PGS_1_0``, ``PGS_3_3``,
+``PGS_5_5``, ``MCTS_100``, ``MCTS_HP_500``, ...; also ``AttackClosest``, ``AttackValue``) or as
+agent specs (``cotg_mcts_hp:time_limit=0.05``). ``time_scale`` multiplies every time limit of the
+named agents (the paper's 100/500/2000 ms for MCTS and 500 ms per improvement for PGS), so that
+a round robin fits a small machine; the labels keep the paper's numbers.
+
+Command line::
+
+    python3 -m stratagem.baselines.cotg_combat.experiments run --units 5 --out 5v5.jsonl
+    python3 -m stratagem.baselines.cotg_combat.experiments report 5v5.jsonl 7v7.jsonl
+
+Results are appended to the JSON Lines file one symmetric battle at a time; running the same
+command again skips the battles already in the file, so an interrupted tournament resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import multiprocessing as mp
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "PAPER_AGENTS",
+    "agent_spec",
+    "format_report",
+    "main",
+    "play_game",
+    "play_symmetric_battle",
+    "run_round_robin",
+    "summarize",
+    "sym_win_score",
+]
+
+#: The paper's agents: name -> (agent spec, time-limit keyword, limit in seconds).
+PAPER_AGENTS: dict[str, tuple[str, str | None, float]] = {
+    "NOKAV": ("cotg_nokav", None, 0.0),
+    "Kiter": ("cotg_kiter", None, 0.0),
+    "AttackClosest": ("cotg_attack_closest", None, 0.0),
+    "AttackValue": ("cotg_attack_value", None, 0.0),
+    "PGS_1_0": ("cotg_pgs:iterations=1,responses=0", "time_limit", 0.5),
+    "PGS_3_3": ("cotg_pgs:iterations=3,responses=3", "time_limit", 0.5),
+    "PGS_5_5": ("cotg_pgs:iterations=5,responses=5", "time_limit", 0.5),
+    "MCTS_100": ("cotg_mcts", "time_limit", 0.1),
+    "MCTS_500": ("cotg_mcts", "time_limit", 0.5),
+    "MCTS_2000": ("cotg_mcts", "time_limit", 2.0),
+    "MCTS_HP_100": ("cotg_mcts_hp", "time_limit", 0.1),
+    "MCTS_HP_500": ("cotg_mcts_hp", "time_limit", 0.5),
+    "MCTS_HP_2000": ("cotg_mcts_hp", "time_limit", 2.0),
+}
+
+#: The round robin of the paper's Figures 5-9.
+PAPER_ROUND_ROBIN = (
+    "NOKAV",
+    "Kiter",
+    "PGS_1_0",
+    "PGS_3_3",
+    "PGS_5_5",
+    "MCTS_100",
+    "MCTS_500",
+    "MCTS_2000",
+    "MCTS_HP_100",
+    "MCTS_HP_500",
+    "MCTS_HP_2000",
+)
+
+
+def agent_spec(name: str, time_scale: float = 1.0) -> str:
+    """The agent spec of a paper name (time limits scaled), or ``name`` itself if it is a spec.
+
+    Raises:
+        ValueError: For a name that is neither a paper agent nor a ``cotg_`` agent spec.
+    """
+    if name in PAPER_AGENTS:
+        spec, key, limit = PAPER_AGENTS[name]
+        if key is None:
+            return spec
+        sep = "," if ":" in spec else ":"
+        return f"{spec}{sep}{key}={limit * time_scale:.6g}"
+    if name.startswith("cotg_") or ":" in name:
+        return name
+    raise ValueError(
+        f"unknown agent {name!r}; paper agents: {', '.join(PAPER_AGENTS)}, or a cotg_ agent spec"
+    )
+
+
+def _seed(*parts: Any) -> int:
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+def play_game(
+    game: Any, scenario_seed: int, agents: Sequence[Any], rng_seed: int
+) -> dict[str, Any]:
+    """Play one battle of ``agents[0]`` (army 1, moves first) against ``agents[1]``.
+
+    Returns:
+        ``winner`` (0, 1 or -1 for a draw), ``turns``, ``hp`` per seat, and per seat the longest
+        turn in CPU and wall seconds, the number of turns played and the mean search
+        iterations per turn (when the agent reports them).
+    """
+    state = game.new_initial_state(scenario_seed)
+    rngs = [np.random.default_rng(_seed(rng_seed, seat)) for seat in (0, 1)]
+    for agent in agents:
+        agent.reset()
+    turn_cpu = [0.0, 0.0]
+    turn_wall = [0.0, 0.0]
+    max_cpu = [0.0, 0.0]
+    max_wall = [0.0, 0.0]
+    turns = [0, 0]
+    iterations: list[list[float]] = [[], []]
+    last_turn = -1
+    while not state.is_terminal():
+        seat = state.current_player
+        if state.turn != last_turn:
+            last_turn = state.turn
+            turns[seat] += 1
+            turn_cpu[seat] = turn_wall[seat] = 0.0
+        agent = agents[seat]
+        view = state.observed_by(seat)
+        plans = getattr(agent, "plans", None)
+        c0, w0 = time.process_time(), time.perf_counter()
+        action = agent.act(view, rng=rngs[seat])
+        turn_cpu[seat] += time.process_time() - c0
+        turn_wall[seat] += time.perf_counter() - w0
+        max_cpu[seat] = max(max_cpu[seat], turn_cpu[seat])
+        max_wall[seat] = max(max_wall[seat], turn_wall[seat])
+        stats = getattr(agent, "last_stats", None) or {}
+        if plans is not None and agent.plans != plans and "iterations" in stats:
+            iterations[seat].append(float(stats["iterations"]))
+        state.apply(action)
+    hp = state.hp_totals()
+    return {
+        "winner": state.winner,
+        "turns": state.turn,
+        "hp": [int(hp[0]), int(hp[1])],
+        "max_turn_cpu": max_cpu,
+        "max_turn_wall": max_wall,
+        "agent_turns": turns,
+        "mean_iterations": [float(np.mean(it)) if it else None for it in iterations],
+    }
+
+
+def sym_win_score(games: Sequence[dict[str, Any]]) -> float:
+    """Agent A's sym-win score from its two games (A in seat 0 first, then in seat 1)."""
+    wins_a = (games[0]["winner"] == 0) + (games[1]["winner"] == 1)
+    wins_b = (games[0]["winner"] == 1) + (games[1]["winner"] == 0)
+    if wins_a != wins_b:
+        return 1.0 if wins_a > wins_b else 0.0
+    hp_a = games[0]["hp"][0] + games[1]["hp"][1]
+    hp_b = games[0]["hp"][1] + games[1]["hp"][0]
+    if hp_a != hp_b:
+        return 1.0 if hp_a > hp_b else 0.0
+    return 0.5
+
+
+def play_symmetric_battle(task: dict[str, Any]) -> dict[str, Any]:
+    """Play one symmetric battle (a task of :func:`run_round_robin`) and return its record."""
+    import stratagem.baselines.cotg_combat  # noqa: F401  (registers the agents)
+    from stratagem.baselines.agent import make_agent
+    from stratagem.envs.registry import make_game
+
+    game = make_game("cotg_combat", **task["config"])
+    a = make_agent(task["spec_a"], game)
+    b = make_agent(task["spec_b"], game)
+    scenario_seed = task["scenario_seed"]
+    games = []
+    for first, agents in (("a", (a, b)), ("b", (b, a))):
+        result = play_game(game, scenario_seed, agents, _seed(task["key"], first))
+        result["first"] = first
+        games.append(result)
+    record = dict(task)
+    record["games"] = games
+    record["sym"] = sym_win_score(games)
+    return record
+
+
+def _task_key(config: dict[str, Any], a: str, b: str, scenario: int, repeat: int) -> str:
+    return f"{json.dumps(config, sort_keys=True)}|{a}|{b}|{scenario}|{repeat}"
+
+
+def run_round_robin(
+    agents: Sequence[str],
+    *,
+    units: int,
+    scenarios: int,
+    repeats: int = 1,
+    time_scale: float = 1.0,
+    workers: int = 1,
+    out: str | Path,
+    base_seed: int = 2018,
+    config: dict[str, Any] | None = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Play every pairing of ``agents`` on the same scenarios; append records to ``out``.
+
+    Battles already in ``out`` (same configuration, agents, scenario and repeat) are skipped.
+
+    Returns:
+        Every record in ``out`` for this configuration (old and new).
+    """
+    if len(set(agents)) != len(agents) or len(agents) < 2:
+        raise ValueError(f"need at least two distinct agents, got {agents}")
+    config = {"units": units, **(config or {})}
+    specs = {name: agent_spec(name, time_scale) for name in agents}
+    path = Path(out)
+    done = {r["key"] for r in read_records([path])} if path.exists() else set()
+    tasks = []
+    for scenario in range(scenarios):
+        for repeat in range(repeats):
+            for a, b in itertools.combinations(agents, 2):
+                key = _task_key(config, a, b, scenario, repeat)
+                if key in done:
+                    continue
+                tasks.append(
+                    {
+                        "key": key,
+                        "config": config,
+                        "a": a,
+                        "b": b,
+                        "spec_a": specs[a],
+                        "spec_b": specs[b],
+                        "scenario": scenario,
+                        "scenario_seed": base_seed + scenario,
+                        "repeat": repeat,
+                        "time_scale": time_scale,
+                    }
+                )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    total = len(tasks)
+
+    def write(record: dict[str, Any], count: int) -> None:
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record) + "\n")
+        if progress:
+            rate = (time.perf_counter() - start) / count
+            print(
+                f"[{count}/{total}] {record['a']} v {record['b']} scenario {record['scenario']}: "
+                f"sym {record['sym']}  ({rate:.1f} s/battle)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    if workers <= 1:
+        for i, task in enumerate(tasks, 1):
+            write(play_symmetric_battle(task), i)
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            for i, record in enumerate(pool.imap_unordered(play_symmetric_battle, tasks), 1):
+                write(record, i)
+    return [r for r in read_records([path]) if r["config"] == config]
+
+
+def read_records(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """All records of the given JSON Lines files."""
+    out = []
+    for path in paths:
+        with Path(path).open(encoding="utf-8") as fh:
+            out.extend(json.loads(line) for line in fh if line.strip())
+    return out
+
+
+def _ci95(scores: Sequence[float]) -> float:
+    if len(scores) < 2:
+        return float("nan")
+    return 1.96 * float(np.std(scores, ddof=1)) / math.sqrt(len(scores))
+
+
+def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per-agent sym-win rates with CIs, game win rates, HP left and times; pairwise matrix."""
+    sym: dict[str, list[float]] = defaultdict(list)
+    wins: dict[str, list[float]] = defaultdict(list)
+    hp_left: dict[str, int] = defaultdict(int)
+    hp_games: dict[str, int] = defaultdict(int)
+    max_cpu: dict[str, list[float]] = defaultdict(list)
+    max_wall: dict[str, list[float]] = defaultdict(list)
+    iters: dict[str, list[float]] = defaultdict(list)
+    pair: dict[tuple[str, str], list[float]] = defaultdict(list)
+    order: list[str] = []
+    for rec in records:
+        a, b, s = rec["a"], rec["b"], rec["sym"]
+        for name in (a, b):
+            if name not in order:
+                order.append(name)
+        sym[a].append(s)
+        sym[b].append(1.0 - s)
+        pair[(a, b)].append(s)
+        pair[(b, a)].append(1.0 - s)
+        for game in rec["games"]:
+            seats = (a, b) if game["first"] == "a" else (b, a)
+            for seat, name in enumerate(seats):
+                w = game["winner"]
+                wins[name].append(1.0 if w == seat else 0.5 if w == -1 else 0.0)
+                hp_left[name] += game["hp"][seat]
+                hp_games[name] += 1
+                max_cpu[name].append(game["max_turn_cpu"][seat])
+                max_wall[name].append(game["max_turn_wall"][seat])
+                if game["mean_iterations"][seat] is not None:
+                    iters[name].append(game["mean_iterations"][seat])
+    agents = {}
+    for name in order:
+        agents[name] = {
+            "battles": len(sym[name]),
+            "sym_win": float(np.mean(sym[name])),
+            "sym_win_ci95": _ci95(sym[name]),
+            "game_win": float(np.mean(wins[name])),
+            "hp_left": hp_left[name],
+            "games": hp_games[name],
+            "avg_max_cpu": float(np.mean(max_cpu[name])),
+            "p90_max_cpu": float(np.percentile(max_cpu[name], 90)),
+            "avg_max_wall": float(np.mean(max_wall[name])),
+            "p90_max_wall": float(np.percentile(max_wall[name], 90)),
+            "iterations": float(np.mean(iters[name])) if iters[name] else None,
+        }
+    matrix = {f"{a}|{b}": float(np.mean(v)) for (a, b), v in pair.items()}
+    return {"agents": agents, "order": order, "matrix": matrix}
+
+
+def format_report(summary: dict[str, Any], title: str = "") -> str:
+    """Markdown tables of a :func:`summarize` result (agents sorted by sym-win rate)."""
+    agents = summary["agents"]
+    order = sorted(summary["order"], key=lambda n: -agents[n]["sym_win"])
+    lines = []
+    if title:
+        lines += [f"#### {title}", ""]
+    lines += [
+        "| agent | sym-win rate | 95% CI | game win rate | HP left (sum) | avg max turn "
+        "CPU s | p90 max turn CPU s | avg max turn wall s | iterations/turn |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in order:
+        s = agents[name]
+        ci = "n/a" if math.isnan(s["sym_win_ci95"]) else f"± {s['sym_win_ci95']:.2f}"
+        it = "" if s["iterations"] is None else f"{s['iterations']:.0f}"
+        lines.append(
+            f"| {name} | {s['sym_win']:.2f} | {ci} | {s['game_win']:.2f} | {s['hp_left']} | "
+            f"{s['avg_max_cpu']:.3f} | {s['p90_max_cpu']:.3f} | {s['avg_max_wall']:.3f} | {it} |"
+        )
+    n = {agents[name]["battles"] for name in order}
+    lines += ["", f"Symmetric battles per agent: {', '.join(map(str, sorted(n)))}.", ""]
+    lines += ["Row agent's sym-win rate against the column agent:", ""]
+    lines.append("| | " + " | ".join(order) + " |")
+    lines.append("|---" * (len(order) + 1) + "|")
+    for a in order:
+        cells = []
+        for b in order:
+            value = summary["matrix"].get(f"{a}|{b}")
+            cells.append("—" if value is None else f"{value:.2f}")
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: ``run`` a round robin, or ``report`` result files as Markdown."""
+    parser = argparse.ArgumentParser(prog="python3 -m stratagem.baselines.cotg_combat.experiments")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="play a round robin of symmetric battles")
+    run.add_argument("--units", type=int, required=True, help="units per side")
+    run.add_argument(
+        "--agents", default=",".join(PAPER_ROUND_ROBIN), help="comma-separated agent names"
+    )
+    run.add_argument("--scenarios", type=int, default=4, help="scenarios per pairing")
+    run.add_argument("--repeats", type=int, default=1, help="plays of each symmetric battle")
+    run.add_argument("--time-scale", type=float, default=1.0, help="multiplies time limits")
+    run.add_argument("--workers", type=int, default=1)
+    run.add_argument("--seed", type=int, default=2018, help="seed of scenario 0")
+    run.add_argument("--out", required=True, help="JSON Lines file (appended, resumable)")
+    report = sub.add_parser("report", help="print Markdown tables of result files")
+    report.add_argument("files", nargs="+")
+    report.add_argument("--title", default="")
+    report.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        records = run_round_robin(
+            args.agents.split(","),
+            units=args.units,
+            scenarios=args.scenarios,
+            repeats=args.repeats,
+            time_scale=args.time_scale,
+            workers=args.workers,
+            out=args.out,
+            base_seed=args.seed,
+        )
+        print(format_report(summarize(records), f"{args.units}v{args.units}"))
+        return 0
+    summary = summarize(read_records(args.files))
+    print(json.dumps(summary, indent=2) if args.json else format_report(summary, args.title))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
