@@ -139,3 +139,18 @@ def test_bad_parameters():
         make_agent("scsa:size_limit=-1", game)
     with pytest.raises(ValueError, match="batch_size"):
         make_agent("scsa:batch_size=0", game)
+
+
+@pytest.mark.parametrize("key", ["ktk", "pta", "tk"])
+def test_paper_table_one_agents_build(key):
+    from stratagem.baselines.scsa_experiments import GAMES, paper_agents
+
+    name, maps, budget = GAMES[key]
+    game = make_game(name)
+    agents = paper_agents(key)
+    assert list(agents) == ["Rule-based", "MCTS", "MCTS_u", "RG MCTS_u", "Elastic MCTS_u", "SCSA"]
+    for spec in agents.values():
+        agent = make_agent(spec, game)
+        if spec != "rule_based":
+            assert agent.budget == budget
+    assert make_agent(paper_agents(key, 300)["SCSA"], game).budget == 300

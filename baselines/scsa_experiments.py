@@ -1,0 +1,320 @@
+"""The SCSA paper's experiments at a chosen scale: ``stratagem scsa table|sweep|compression|speed``.
+
+Every command here makes one table of ``docs/results/stratega_scsa.md``:
+
+* ``table GAME``: the round robin of Tables II-IV (Rule-based, MCTS, MCTS_u, RG MCTS_u, Elastic
+  MCTS_u and SCSA with the parameters of the paper's Table I), seats switched on every map, with
+  win rates and standard errors (the tournament runner's protocol);
+* ``sweep GAME``: SCSA against the rule-based agent for SIZE_LIMIT 2..5 (Figure 5);
+* ``compression GAME``: the compression rate of SCSA and Elastic MCTS_u after every batch of
+  their searches during games against the rule-based agent (Figure 6);
+* ``speed GAME``: iterations and forward-model calls per second of SCSA against MCTS_u at the
+  same budget from the same positions (the abstraction's overhead).
+
+``GAME`` is ``ktk``, ``pta`` or ``tk``, played on the paper's maps (``kwah:1-50``, ``pta``,
+``tk``). ``--budget`` replaces the paper's budgets (10,000 forward-model calls in KTK and PTA,
+5,000 in TK), which one Python core cannot afford for hundreds of games. MCTS is the flat planner
+of :mod:`stratagem.baselines.search.mcts` with Stratega's settings (random opponent, closed loop,
+rollouts, raw values); MCTS_u is the reference's UnitMCTS loop of
+:mod:`stratagem.baselines.search.abstraction` with no abstraction, the loop the three
+abstraction planners run, so the pairs differ only in the abstraction.
+
+Until ``stratagem.baselines.search.abstraction`` is imported by :mod:`stratagem.baselines`, run
+these as ``python -m stratagem.baselines.scsa_experiments <command> ...``; the worker processes
+then register the SCSA planners too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+import stratagem.baselines.search.abstraction  # noqa: F401  (registers the SCSA planners)
+from stratagem.baselines.agent import make_agent
+from stratagem.envs.registry import make_game
+
+__all__ = ["GAMES", "TABLE_I", "main", "paper_agents", "register"]
+
+#: Short name -> (registry name, maps cycled over game pairs, the paper's budget).
+GAMES: dict[str, tuple[str, tuple[str, ...], int]] = {
+    "ktk": ("kill_the_king", ("kwah:1-50",), 10_000),
+    "pta": ("push_them_all", ("pta:1-50",), 10_000),
+    "tk": ("two_kingdoms", ("tk:1-50",), 5_000),
+}
+
+_MCTS = "mcts:opponent=random,rollouts=true,normalize=false,open_loop=false"
+_MCTS_U = "abs_mcts_u:abstraction=none"
+
+#: The paper's Table I: agent -> spec without budget, per game.
+TABLE_I: dict[str, dict[str, str]] = {
+    "ktk": {
+        "MCTS": f"{_MCTS},c=0.1,rollout_length=10",
+        "MCTS_u": f"{_MCTS_U},c=1.0,rollout_length=10",
+        "RG MCTS_u": "rg_mcts_u:c=0.1,rollout_length=10,early_stop=8",
+        "Elastic MCTS_u": "elastic_mcts_u:c=0.1,rollout_length=10,early_stop=10,"
+        "eta_r=0.05,eta_t=1.0",
+        "SCSA": "scsa:c=0.1,rollout_length=10,eta_r=0.05,eta_t=1.0,size_limit=2",
+    },
+    "pta": {
+        "MCTS": f"{_MCTS},c=10.0,rollout_length=10",
+        "MCTS_u": f"{_MCTS_U},c=10.0,rollout_length=20",
+        "RG MCTS_u": "rg_mcts_u:c=0.1,rollout_length=10,early_stop=4",
+        "Elastic MCTS_u": "elastic_mcts_u:c=10.0,rollout_length=10,early_stop=8,"
+        "eta_r=1.0,eta_t=1.0",
+        "SCSA": "scsa:c=10.0,rollout_length=10,eta_r=1.0,eta_t=1.0,size_limit=2",
+    },
+    "tk": {
+        "MCTS": f"{_MCTS},c=0.1,rollout_length=20",
+        "MCTS_u": f"{_MCTS_U},c=1.0,rollout_length=20",
+        "RG MCTS_u": "rg_mcts_u:c=0.1,rollout_length=10,early_stop=8",
+        "Elastic MCTS_u": "elastic_mcts_u:c=1.0,rollout_length=20,early_stop=6,"
+        "eta_r=0.05,eta_t=1.0",
+        "SCSA": "scsa:c=1.0,rollout_length=20,eta_r=0.05,eta_t=1.0,size_limit=2",
+    },
+}
+
+
+def _game(key: str) -> tuple[str, tuple[str, ...], int]:
+    if key not in GAMES:
+        raise ValueError(f"unknown game {key!r}; use one of {', '.join(GAMES)}")
+    return GAMES[key]
+
+
+def paper_agents(key: str, budget: int | None = None) -> dict[str, str]:
+    """Name -> spec of the paper's six agents for game ``key`` (budget: the paper's if None)."""
+    _, _, paper_budget = _game(key)
+    b = paper_budget if budget is None else budget
+    agents = {"Rule-based": "rule_based"}
+    agents.update({name: f"{spec},budget={b}" for name, spec in TABLE_I[key].items()})
+    return agents
+
+
+def _run(game_key: str, agents: Mapping[str, str], args: argparse.Namespace, **kw: Any) -> Any:
+    from stratagem.baselines.tournament import run_tournament
+
+    name, maps, _ = _game(game_key)
+    return run_tournament(
+        name,
+        dict(agents),
+        games=args.games,
+        maps=list(args.maps or maps),
+        seed=args.seed,
+        workers=args.workers,
+        out=args.out,
+        progress=not args.no_progress,
+        **kw,
+    )
+
+
+# ----------------------------------------------------------------------------- commands
+def _cmd_table(args: argparse.Namespace) -> int:
+    agents = paper_agents(args.game, args.budget)
+    if args.only:
+        keep = [a.strip() for a in args.only.split(",")]
+        unknown = [a for a in keep if a not in agents]
+        if unknown:
+            raise ValueError(f"unknown agent(s) {unknown}; the agents are {list(agents)}")
+        agents = {k: v for k, v in agents.items() if k in keep}
+    against = None
+    if args.gauntlet:
+        against = {"Rule-based": agents.pop("Rule-based")}
+    result = _run(args.game, agents, args, against=against)
+    print(result.table())
+    return 0
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    base = paper_agents(args.game, args.budget)["SCSA"]
+    agents = {
+        f"SCSA SIZE_LIMIT={k}": base.replace("size_limit=2", f"size_limit={k}") for k in args.limits
+    }
+    result = _run(args.game, agents, args, against={"Rule-based": "rule_based"})
+    print(result.table())
+    return 0
+
+
+def _cmd_compression(args: argparse.Namespace) -> int:
+    """Play games of each planner against the rule-based agent; average the rates per batch."""
+    name, maps, _ = _game(args.game)
+    specs = paper_agents(args.game, args.budget)
+    planners = {k: specs[k] for k in ("SCSA", "Elastic MCTS_u")}
+    if args.no_early_stop:
+        planners["Elastic MCTS_u (no early stop)"] = re.sub(
+            r"early_stop=\d+", "early_stop=0", specs["Elastic MCTS_u"]
+        )
+    from stratagem.baselines.tournament import expand_maps
+
+    map_list = expand_maps(list(args.maps or maps))
+    rows: dict[str, dict[int, list[float]]] = {}
+    whole: dict[str, dict[int, list[float]]] = {}
+    decisions: dict[str, int] = {}
+    for label, spec in planners.items():
+        per_batch: dict[int, list[float]] = {}
+        per_batch_tree: dict[int, list[float]] = {}
+        count = 0
+        for g in range(args.games):
+            game = make_game(name, map=map_list[g % len(map_list)])
+            agent = make_agent(spec, game)
+            opponent = make_agent("rule_based", game)
+            agent.reset()
+            opponent.reset()
+            seat = g % 2
+            rng = np.random.default_rng(args.seed + g)
+            state = game.new_initial_state(args.seed + g)
+            moves = 0
+            while not state.is_terminal() and moves < args.decisions:
+                if state.current_player == seat:
+                    action = agent.act(state.clone(), rng=rng)
+                    stats = agent.last_stats
+                    if stats.searched and stats.extra.get("batches"):
+                        count += 1
+                        moves += 1
+                        for batch, (_, rate, tree) in enumerate(stats.extra["compression"], 1):
+                            per_batch.setdefault(batch, []).append(rate)
+                            per_batch_tree.setdefault(batch, []).append(tree)
+                else:
+                    action = opponent.act(state.clone(), rng=rng)
+                state.apply(action)
+        rows[label] = per_batch
+        whole[label] = per_batch_tree
+        decisions[label] = count
+    batches = sorted({b for r in rows.values() for b in r})
+    header = ["batch", "iterations"]
+    for label in rows:
+        header += [f"{label}: grouped/groups", f"{label}: nodes/abstract"]
+    print(" | ".join(header))
+    for b in batches:
+        line = [str(b), str(b * 20)]
+        for label in rows:
+            for table in (rows[label], whole[label]):
+                vals = table.get(b, [])
+                line.append(_mean_se(vals) if vals else "-")
+        print(" | ".join(line))
+    print("decisions with an abstraction: " + ", ".join(f"{k} {v}" for k, v in decisions.items()))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump({"rows": rows, "whole": whole, "decisions": decisions}, fh)
+    return 0
+
+
+def _mean_se(vals: Sequence[float]) -> str:
+    m = statistics.fmean(vals)
+    se = statistics.stdev(vals) / math.sqrt(len(vals)) if len(vals) > 1 else 0.0
+    return f"{m:.2f} ({se:.2f})"
+
+
+def _cmd_speed(args: argparse.Namespace) -> int:
+    """Iterations/s and calls/s of SCSA and MCTS_u on the same positions and budget."""
+    name, maps, paper_budget = _game(args.game)
+    budget = args.budget or paper_budget
+    from stratagem.baselines.tournament import expand_maps
+
+    map_list = expand_maps(list(args.maps or maps))
+    specs = paper_agents(args.game, budget)
+    # the same search settings but the abstraction, so only the abstraction differs
+    scsa = specs["SCSA"]
+    plain = scsa.replace("scsa:", "abs_mcts_u:abstraction=none,", 1)
+    positions = []
+    for g in range(args.games):
+        game = make_game(name, map=map_list[g % len(map_list)])
+        rng = np.random.default_rng(args.seed + g)
+        state = game.new_initial_state(args.seed + g)
+        mover = make_agent("rule_based", game)
+        for _ in range(args.warmup):
+            if state.is_terminal():
+                break
+            state.apply(mover.act(state.clone(), rng=rng))
+        if not state.is_terminal():
+            positions.append((game, state))
+    print(f"{args.game}: {len(positions)} positions, budget {budget}")
+    for label, spec in (("MCTS_u", plain), ("SCSA", scsa)):
+        iters = calls = 0
+        seconds = 0.0
+        for i, (game, state) in enumerate(positions):
+            agent = make_agent(spec, game)
+            agent.reset()
+            if hasattr(agent.evaluator, "battle"):  # Two Kingdoms: time the abstraction itself,
+                agent.evaluator.set_root(state)  # not its battle-mode gate
+                agent.evaluator.battle = [True, True]
+            t0 = time.perf_counter()
+            agent.act(state.clone(), rng=np.random.default_rng(i))
+            seconds += time.perf_counter() - t0
+            iters += agent.last_stats.iterations
+            calls += agent.last_stats.fm_calls
+        print(
+            f"  {label:7s} {iters / seconds:9.1f} iterations/s  {calls / seconds:9.0f} calls/s  "
+            f"{seconds / len(positions):.3f} s/decision"
+        )
+    return 0
+
+
+# ----------------------------------------------------------------------------- CLI
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``stratagem scsa``."""
+    p = subparsers.add_parser(
+        "scsa",
+        help="the SCSA paper's experiments (tables II-IV, Figures 5 and 6, overhead)",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    sub = p.add_subparsers(dest="experiment", required=True)
+
+    def common(q: argparse.ArgumentParser, games: int) -> None:
+        q.add_argument("game", choices=sorted(GAMES), help="ktk, pta or tk")
+        q.add_argument("--budget", type=int, default=None, help="forward-model calls per decision")
+        q.add_argument("--games", "-n", type=int, default=games, help=f"games (default {games})")
+        q.add_argument("--maps", nargs="+", default=None, help="maps (default: the paper's)")
+        q.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+
+    t = sub.add_parser("table", help="round robin of the paper's six agents (Tables II-IV)")
+    common(t, 10)
+    t.add_argument("--only", default=None, help="comma-separated subset of the agents")
+    t.add_argument("--gauntlet", action="store_true", help="everyone against Rule-based only")
+    _runner_args(t)
+    t.set_defaults(func=_cmd_table)
+    s = sub.add_parser("sweep", help="SCSA SIZE_LIMIT sweep against Rule-based (Figure 5)")
+    common(s, 10)
+    s.add_argument("--limits", type=int, nargs="+", default=[2, 3, 4, 5])
+    _runner_args(s)
+    s.set_defaults(func=_cmd_sweep)
+    c = sub.add_parser("compression", help="compression rate per batch (Figure 6)")
+    common(c, 4)
+    c.add_argument("--decisions", type=int, default=30, help="searched decisions per game")
+    c.add_argument("--no-early-stop", action="store_true", help="also Elastic without early stop")
+    c.add_argument("--out", default=None, help="JSON file of the raw rates")
+    c.set_defaults(func=_cmd_compression)
+    v = sub.add_parser("speed", help="iterations/s of SCSA against MCTS_u (overhead)")
+    common(v, 6)
+    v.add_argument("--warmup", type=int, default=40, help="rule-based moves before timing")
+    v.set_defaults(func=_cmd_speed)
+
+
+def _runner_args(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--workers", "-w", type=int, default=1, help="worker processes (default 1)")
+    q.add_argument("--out", "-o", default=None, help="JSON Lines results file (resumable)")
+    q.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m stratagem.baselines.scsa_experiments`` (the same as ``stratagem scsa``)."""
+    parser = argparse.ArgumentParser(prog="python -m stratagem.baselines.scsa_experiments")
+    sub = parser.add_subparsers(dest="command", required=True)
+    register(sub)
+    args = parser.parse_args(["scsa", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return args.func(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
