@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -165,6 +166,12 @@ class _Static:
         self.terrain_planes = planes
 
 
+@lru_cache(maxsize=256)
+def _static_for(board: Board) -> _Static:
+    """Board facts are built once per board and shared by every game and state using it."""
+    return _Static(board)
+
+
 class KillTheKingGame(Game):
     """Kill The King on one board, or on a set of equal-sized boards chosen by seed.
 
@@ -187,7 +194,7 @@ class KillTheKingGame(Game):
         if len({(b.width, b.height) for b in self.boards}) != 1:
             raise ValueError(f"kill_the_king: maps of {map!r} differ in size")
         self.round_limit = round_limit
-        self._statics = [_Static(b) for b in self.boards]
+        self._statics = [_static_for(b) for b in self.boards]
         width, height = self.boards[0].width, self.boards[0].height
         self.layout = A.make_layout(width, height)
         per_round = max(
