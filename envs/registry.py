@@ -49,6 +49,8 @@ class GameEntry:
         env_id: Gymnasium id (``"stratagem/KillTheKing-v0"``).
         test_configs: Configurations the conformance suite runs (the default one included).
         rule_based_agent: ``module:attribute`` of the game's rule-based agent, if it has one.
+        evaluator: ``module:attribute`` of the game's heuristic evaluator class (built with the
+            game), used by the planners by default; ``None`` when the game has none.
     """
 
     name: str
@@ -58,6 +60,7 @@ class GameEntry:
     env_id: str
     test_configs: Sequence[Mapping[str, Any]] = field(default_factory=lambda: ({},))
     rule_based_agent: str | None = None
+    evaluator: str | None = None
 
 
 _REGISTRY: dict[str, GameEntry] = {}
@@ -71,6 +74,7 @@ def register(
     env_id: str,
     test_configs: Sequence[Mapping[str, Any]] = ({},),
     rule_based_agent: str | None = None,
+    evaluator: str | None = None,
 ) -> GameEntry:
     """Register a game; its keywords and defaults are read from ``factory``'s signature."""
     if name in _REGISTRY:
@@ -90,6 +94,7 @@ def register(
         env_id=env_id,
         test_configs=tuple(dict(c) for c in test_configs),
         rule_based_agent=rule_based_agent,
+        evaluator=evaluator,
     )
     _REGISTRY[name] = entry
     return entry

@@ -166,6 +166,7 @@ def self_play(
     evaluate = make_batch_evaluator(net, device)
     n = game.spec.num_players
     cap = config.max_moves or game.spec.max_game_length
+    truncated = _truncation_scorer(game, config.truncation_value)
     to_start = [int(s) for s in rng.integers(2**31, size=config.games_per_iteration)]
     active: list[_Game] = []
     positions = evaluated = finished = 0
@@ -199,7 +200,7 @@ def self_play(
             g.moves += 1
             positions += 1
             if child.terminal or g.moves >= cap:
-                outcome = child.state.returns() if child.terminal else np.zeros(n)
+                outcome = child.state.returns() if child.terminal else truncated(child.state)
                 for obs, actions, pol, player in g.history:
                     buffer.add(obs, actions, pol, np.roll(outcome, -player))
                 finished += 1
@@ -216,6 +217,22 @@ def self_play(
         "selfplay/positions": float(positions),
         "selfplay/seconds": seconds,
     }
+
+
+def _truncation_scorer(game: Game, mode: str):
+    """Value vector for a self-play game cut short: a draw, or the centred heuristic value."""
+    n = game.spec.num_players
+    if mode == "draw":
+        return lambda state: np.zeros(n)
+    from stratagem.baselines.evaluators import default_evaluator
+
+    evaluator = default_evaluator(game)
+
+    def score(state: Any) -> np.ndarray:
+        values = np.asarray(evaluator.evaluate(state), dtype=np.float64)
+        return np.clip(values - values.mean(), -1.0, 1.0)
+
+    return score
 
 
 def train_network(

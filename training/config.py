@@ -55,7 +55,10 @@ class AlphaZeroConfig:
     temperature_moves: int = 30
     """Decisions per game sampled from visit counts (temperature 1); greedy afterwards."""
     max_moves: int | None = None
-    """Cap on decisions per self-play game (scored as a draw); ``None`` = the game's own limit."""
+    """Cap on decisions per self-play game; ``None`` = the game's own limit."""
+    truncation_value: str = "draw"
+    """Value target of a game cut by ``max_moves``: ``draw`` (0 for all) or ``evaluator`` (the
+    game's heuristic evaluator, centred across players; see stratagem.baselines.evaluators)."""
     replay_size: int = 20_000
     """Positions kept in the replay buffer."""
     batch_size: int = 128
@@ -114,6 +117,10 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be >= 1 or None, got {self.threads}")
+        if self.truncation_value not in ("draw", "evaluator"):
+            raise ValueError(
+                f"truncation_value must be 'draw' or 'evaluator', got {self.truncation_value!r}"
+            )
         if self.max_moves is not None and self.max_moves < 1:
             raise ValueError(f"max_moves must be >= 1 or None, got {self.max_moves}")
         _check_device(self.device)

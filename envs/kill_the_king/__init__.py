@@ -40,6 +40,7 @@ def register_game() -> None:
             {"map": "kwah"},
         ),
         rule_based_agent="stratagem.baselines.kill_the_king:KillTheKingRuleBasedAgent",
+        evaluator="stratagem.baselines.kill_the_king:KillTheKingEvaluator",
     )
 
 
