@@ -26,8 +26,10 @@ Then the decisions the paper decided silently or did not model (``EXTRA_NAMES``)
 decline a leech offer, the 12 favor tiles, a cult track (BON2/FAV6/Auren/Cultists steps), town
 tiles TW6–TW8 (mini-expansion), pass taking BON10 (shipping-bonus), pass without a tile (round
 6), the 29 bridge slots, burn and the free conversions, the Darklings' stronghold conversion of
-0–3 workers to priests, discarding unusable spades, ending the turn, and the Mermaids' town
-across one of the 36 river hexes. The size is the same for every configuration: 2,246.
+0–3 workers to priests, discarding unusable spades, buying one spade with workers ("dig 1",
+the online engine's ``dig``; terraforms also buy the spades they miss by themselves), ending the
+turn, and the Mermaids' town across one of the 36 river hexes. The size is the same for every
+configuration: 2,247.
 """
 
 from __future__ import annotations
@@ -88,8 +90,9 @@ X_BURN = 2195
 X_CONV = 2196  # + 8
 X_WP = 2204  # + k (0..3 workers to priests)
 X_DISCARD = 2208
-X_END = 2209
-X_CONNECT = 2210  # + river index (0..35)
+X_DIG1 = 2209
+X_END = 2210
+X_CONNECT = 2211  # + river index (0..35)
 ACTION_SIZE = X_CONNECT + len(RIVER_CELLS)  # 2246
 
 CONVERSION_NAMES = (
@@ -144,7 +147,7 @@ def _names() -> list[str]:
     names += ["burn 1"]
     names += list(CONVERSION_NAMES)
     names += [f"darklings convert {k}W to {k}P" for k in range(4)]
-    names += ["discard spades", "end turn"]
+    names += ["discard spades", "dig 1", "end turn"]
     names += [f"connect {cell_name(r)}" for r in RIVER_CELLS]
     assert len(names) == ACTION_SIZE
     return names

@@ -163,7 +163,8 @@ X_CSTEPS = 13  # steps per cult choice (2 for Auren's ACTA)
 X_BRIDGE = 14  # bridge to place
 X_WP = 15  # Darklings' stronghold conversion pending
 X_INCOME = 16  # 1 while placing cult-reward spades (passed: no BON4, no teleport, no build)
-CTX_SIZE = 17
+X_NODECL = 17  # 1 when the held spades were dug: they may not be thrown away
+CTX_SIZE = 18
 
 POWER_ACTION_COST = (3, 3, 4, 4, 4, 6)
 _SH_ACTION_FACTIONS = {AUREN, CHAOSMAGICIANS, GIANTS, NOMADS, SWARMLINGS, WITCHES}
@@ -571,7 +572,7 @@ class TerraMysticaState(State):
         return list(self._legal)
 
     def legal_action_mask(self) -> np.ndarray:
-        """Boolean mask over the 2,246 actions."""
+        """Boolean mask over the 2,247 actions."""
         mask = np.zeros(A.ACTION_SIZE, dtype=bool)
         mask[self.legal_action_list()] = True
         return mask
@@ -823,6 +824,8 @@ class TerraMysticaState(State):
         if ph == SETUP_BONUS:
             return frozenset(self._bonus_choices(pass_action=True))
         if ph == LEECH:
+            if self.pd[self.leech[0][0]][P2] >= 2:
+                return frozenset((A.X_ACCEPT, A.X_DECLINE, A.X_BURN))
             return frozenset((A.X_ACCEPT, A.X_DECLINE))
         if ph == CULTIST:
             return frozenset(range(A.X_CULT, A.X_CULT + 4))
@@ -834,10 +837,10 @@ class TerraMysticaState(State):
             return frozenset(out)
         x = self.ctx
         self._free_actions(p, out)
-        if x[X_WP]:
-            w = self.pd[p][W]
-            out.extend(A.X_WP + k for k in range(min(3, w) + 1))
-        elif x[X_TW] or x[X_FAV]:
+        if x[X_WP] or x[X_TW] or x[X_FAV]:
+            if x[X_WP]:
+                w = self.pd[p][W]
+                out.extend(A.X_WP + k for k in range(min(3, w) + 1))
             if x[X_TW]:
                 for i in range(8):
                     if self.tw_supply[i]:
@@ -853,11 +856,15 @@ class TerraMysticaState(State):
             out.extend(A.X_BRIDGE + s for s in self._bridge_slots(p))
         elif x[X_SPADES] or x[X_FREE_TF] or x[X_FREE_D] or x[X_FREE_TP]:
             self._spade_actions(p, out)
-            if x[X_SPADES]:
+            if x[X_SPADES] and not x[X_NODECL]:
                 out.append(A.X_DISCARD)
+            if x[X_SPADES] and x[X_DIG] and self._can_dig(p, x[X_SPADES]):
+                out.append(A.X_DIG1)
         elif x[X_ACTIONS] > 0:
             self._optional_build(p, out)
             self._main_actions(p, out)
+            if self._can_dig(p, 0):
+                out.append(A.X_DIG1)
         else:
             self._optional_build(p, out)
             out.append(A.X_END)
@@ -1070,6 +1077,35 @@ class TerraMysticaState(State):
                 out |= 1 << cell
         return out
 
+    def _can_dig(self, p: int, held: int) -> bool:
+        """True when one more spade can be dug and all ``held + 1`` spades used on one hex."""
+        f = self.F[p]
+        d = self.pd[p]
+        pw, pp = self._dig_payment(p, 1)
+        if self.fac[p] != DARKLINGS and not f.dig_workers[d[DIG]]:
+            return False
+        if d[W] < pw or d[P] < pp:
+            return False
+        want = held + 1
+        home = f.home
+        giants = self.fac[p] == GIANTS
+        home_only = self.ctx[X_HOME]
+        occupied = 0
+        for m in self.mine:
+            occupied |= m
+        direct, tele = reach_masks(self, p, False)
+        x_tele = self.ctx[X_TELE]
+        if x_tele >= 0:
+            tele &= 1 << x_tele
+        for cell in iter_bits((direct | tele) & LAND_MASK & ~occupied):
+            cur = self.terrain[cell]
+            for t in range(7):
+                if t == cur or ((giants or home_only) and t != home):
+                    continue
+                if spade_cost(cur, t, home, giants, want) >= want:
+                    return True
+        return False
+
     def _optional_build(self, p: int, out: list[int]) -> None:
         """The dwelling a terraform action may still add on a hex it turned to home terrain."""
         x = self.ctx
@@ -1160,8 +1196,8 @@ class TerraMysticaState(State):
                     tf_after = tf_left - 1 if tf_left > 0 else tf_left
                 if nw > w_have or npr > p_have:
                     continue
-                if left and t != home and tf_after == 0 and not income:
-                    continue  # dug spades must all go into a non-home terraform (engine)
+                if left and tf_after == 0 and not income and (t != home or x[X_NODECL]):
+                    continue  # dug spades must all be used (engine); no dead ends
                 out.append(t * nb + cell)
                 if t == home and d_ok and not left and nw + dw <= w_have and dc <= d[C]:
                     out.append((A.K_BUILD + home) * nb + cell)
@@ -1181,9 +1217,13 @@ class TerraMysticaState(State):
             tile = a - A.A_PASS if a < A.A_TOWN else 9
             self._take_bonus(p, tile)
             self.pd[p][PASSED] = 1
+            self._trace_row(p, "turn over")
             self._advance_setup()
             return
         if ph == LEECH:
+            if a == A.X_BURN:
+                burn(self.pd[self.current_player], 1)
+                return
             self._decide_leech(a == A.X_ACCEPT)
             self._resolve()
             return
@@ -1205,6 +1245,11 @@ class TerraMysticaState(State):
             return
         elif a == A.X_DISCARD:
             self.ctx[X_SPADES] = 0
+        elif a == A.X_DIG1:
+            if not self.ctx[X_SPADES]:
+                self._start_action(p)
+            self._dig(p, 1)
+            self.ctx[X_NODECL] = 1
         elif A.X_WP <= a < A.X_DISCARD:
             k = a - A.X_WP
             d = self.pd[p]
@@ -1232,6 +1277,7 @@ class TerraMysticaState(State):
             if not any(self.fav_supply[i] and not favs >> i & 1 for i in range(12)):
                 x[X_FAV] = 0
         if self.phase == INCOME_SPADES and self.ctx[X_SPADES] == 0:
+            self._trace_row(self.act, "turn over")
             p = self.inc_queue.pop(0)
             self.inc_spades[p] = 0
             self._next_income_spades()
@@ -1373,6 +1419,7 @@ class TerraMysticaState(State):
         x[X_BUILD] = 0
         x[X_DIG] = 0
         x[X_HOME] = 0
+        x[X_NODECL] = 0
         self.build_locs = []
 
     def _place_building(self, p: int, cell: int, kind: int) -> None:
@@ -1680,6 +1727,7 @@ class TerraMysticaState(State):
         self.pd[p][BLOCKED] = 0
 
     def _end_turn(self) -> None:
+        self._trace_row(self.act, "turn over")
         x = self.ctx
         for i in range(CTX_SIZE):
             x[i] = 0
@@ -1701,6 +1749,7 @@ class TerraMysticaState(State):
                 self.phase = LEECH
                 self.current_player = q
                 return
+            self._trace_row(q, "nothing to leech")
             self._pop_offer(None)
         self._next_turn()
 
