@@ -380,6 +380,75 @@ class PrismataGame(Game):
         state._begin_turn(0)
         return state
 
+    def position(
+        self,
+        units: Sequence[Sequence[str]] = ((), ()),
+        *,
+        resources: Sequence[str] = ("", ""),
+        player: int = 0,
+        phase: str = "action",
+        cards: Sequence[str] | None = None,
+        turn: int = 0,
+    ) -> PrismataState:
+        """A hand-made position, for scenarios, tests and puzzles.
+
+        Args:
+            units: Per player, unit specs in arrival order (slots 0, 1, ...): a card name,
+                optionally ``*n`` for ``n`` copies, then ``:`` and comma-separated settings
+                ``hp=``, ``chill=``, ``build=``, ``delay=``, ``life=``, ``charges=`` and a
+                status ``ready``, ``used`` or ``inert`` (default: ready when the unit is
+                clickable, built and active). Example: ``"Drone*3:used"``,
+                ``"Gauss Cannon:hp=2"``.
+            resources: Per player, a resource string (``"8g 1E"``; attack included, so the
+                incoming attack of a defense phase is the opponent's ``A``).
+            player: The player to move.
+            phase: ``"action"``, ``"defense"`` or ``"breach"``.
+            cards: Names of the buyable non-base cards (default: this configuration's cards
+                when it has a fixed set, plus the non-base cards of ``units``).
+            turn: Player-turns already played.
+
+        Raises:
+            CardSetError: For an unknown card.
+            ValueError: For a malformed unit spec, resource string, phase or player.
+        """
+        if player not in (0, 1):
+            raise ValueError(f"prismata: player must be 0 or 1, got {player!r}")
+        if phase not in PHASE_NAMES:
+            raise ValueError(f"prismata: phase must be one of {PHASE_NAMES}, got {phase!r}")
+        if len(units) != 2 or len(resources) != 2:
+            raise ValueError("prismata: units and resources need one entry per player")
+        parsed = [[_parse_unit_spec(spec) for spec in side] for side in units]
+        if cards is None:
+            extra = {c for side in parsed for c, *_ in side if c not in BASE_SET}
+            if self._fixed is not None:
+                extra |= set(self._fixed.types) - set(BASE_SET)
+        else:
+            extra = {card_by_name(n).index for n in cards} - set(BASE_SET)
+        state = self.initial_state_with_cards(BASE_SET + tuple(sorted(extra)))
+        state.u = [[], []]
+        state.live = [[], []]
+        for p in (0, 1):
+            for card, count, settings in parsed[p]:
+                for _ in range(count):
+                    slot = state._add_unit(p, card, 0, 0, 0)
+                    if slot < 0:
+                        raise ValueError(f"prismata: more than max_units={self.max_units} units")
+                    b = slot * K
+                    u = state.u[p]
+                    for field_index, value in settings.items():
+                        u[b + field_index] = value
+                    if STATUS not in settings:
+                        active = u[b + BUILD] == 0 and u[b + DELAY] == 0
+                        u[b + STATUS] = READY if active and C_CLICK[card] else INERT
+            state.res[6 * p : 6 * p + 6] = list(parse_resources(resources[p]))
+        state.current_player = player
+        state.phase = PHASE_NAMES.index(phase)
+        state.turn = turn
+        state.pending = -1
+        state.breach_frozen = False
+        state.winner = None
+        return state
+
     def action_to_string(self, action: int) -> str:
         """Readable name of ``action`` (``buy Drone``, ``use #3``, ``end_phase``, ...)."""
         return self.layout.to_string(int(action))
@@ -1149,6 +1218,45 @@ class PrismataState(State):
                 self._run(p, s, script, 2)
                 if u[b] >= 0:
                     u[b + DELAY] = script.delay
+
+
+_SETTINGS = {
+    "hp": HP,
+    "chill": CHILL,
+    "build": BUILD,
+    "delay": DELAY,
+    "life": LIFE,
+    "charges": CHARGES,
+}
+
+
+def _parse_unit_spec(spec: str) -> tuple[int, int, dict[int, int]]:
+    """``"Drone*3:used,hp=1"`` -> (card index, count, {field: value})."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"prismata: unit spec must be a non-empty string, got {spec!r}")
+    head, _, rest = spec.partition(":")
+    name, star, count_text = head.partition("*")
+    count = 1
+    if star:
+        if not count_text.strip().isdigit() or int(count_text) < 1:
+            raise ValueError(f"prismata: unit spec {spec!r}: '*' needs a positive count")
+        count = int(count_text)
+    card = card_by_name(name.strip()).index
+    settings: dict[int, int] = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        if item in STATUS_NAMES:
+            settings[STATUS] = STATUS_NAMES.index(item)
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or key.strip() not in _SETTINGS or not value.strip().isdigit():
+            raise ValueError(
+                f"prismata: unit spec {spec!r}: bad setting {item!r}; use hp=, chill=, build=, "
+                f"delay=, life=, charges= with a number, or ready/used/inert"
+            )
+        settings[_SETTINGS[key.strip()]] = int(value)
+    if settings.get(HP, 1) <= 0:
+        raise ValueError(f"prismata: unit spec {spec!r}: health must be positive")
+    return card, count, settings
 
 
 def _can_block(u: list[int], b: int) -> bool:
