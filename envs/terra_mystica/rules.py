@@ -855,8 +855,10 @@ class TerraMysticaState(State):
         elif x[X_BRIDGE]:
             out.extend(A.X_BRIDGE + s for s in self._bridge_slots(p))
         elif x[X_SPADES] or x[X_FREE_TF] or x[X_FREE_D] or x[X_FREE_TP]:
+            before = len(out)
             self._spade_actions(p, out)
-            if x[X_SPADES] and not x[X_NODECL]:
+            if x[X_SPADES] and (not x[X_NODECL] or len(out) == before):
+                # dug spades may not be thrown away, unless conversions made them unusable
                 out.append(A.X_DISCARD)
             if x[X_SPADES] and x[X_DIG] and self._can_dig(p, x[X_SPADES]):
                 out.append(A.X_DIG1)
@@ -1078,13 +1080,19 @@ class TerraMysticaState(State):
         return out
 
     def _can_dig(self, p: int, held: int) -> bool:
-        """True when one more spade can be dug and all ``held + 1`` spades used on one hex."""
+        """True when one more spade can be dug and all ``held + 1`` spades used on one hex.
+
+        The rest of that hex's spades must be affordable too (dug spades may not be thrown
+        away), so digging never leads to a position without a legal move.
+        """
         f = self.F[p]
         d = self.pd[p]
-        pw, pp = self._dig_payment(p, 1)
-        if self.fac[p] != DARKLINGS and not f.dig_workers[d[DIG]]:
+        darkl = self.fac[p] == DARKLINGS
+        if not darkl and not f.dig_workers[d[DIG]]:
             return False
-        if d[W] < pw or d[P] < pp:
+        rate = 1 if darkl else f.dig_workers[d[DIG]]
+        w_left, p_left = (d[W], d[P] - 1) if darkl else (d[W] - rate, d[P])
+        if w_left < 0 or p_left < 0:
             return False
         want = held + 1
         home = f.home
@@ -1097,12 +1105,19 @@ class TerraMysticaState(State):
         x_tele = self.ctx[X_TELE]
         if x_tele >= 0:
             tele &= 1 << x_tele
+        tw, tp = self._tele_payment(p) if tele else (0, 0)
         for cell in iter_bits((direct | tele) & LAND_MASK & ~occupied):
             cur = self.terrain[cell]
+            ew, ep = (tw, tp) if tele >> cell & 1 else (0, 0)
             for t in range(7):
                 if t == cur or ((giants or home_only) and t != home):
                     continue
-                if spade_cost(cur, t, home, giants, want) >= want:
+                c = spade_cost(cur, t, home, giants, want)
+                if c < want:
+                    continue
+                more = c - want
+                nw, npr = (ew, ep + more) if darkl else (ew + more * rate, ep)
+                if nw <= w_left and npr <= p_left:
                     return True
         return False
 
