@@ -6,7 +6,7 @@ rule, so the parsing lives here once:
 * a layout is whitespace-separated tokens, one row per line, ``y = 0`` first, ``x`` left to
   right (tokens are split on any whitespace, so irregular spacing in the reference files, such
   as the Two Kingdoms map's row 2, parses as the engine parses it);
-* a token is a tile symbol, or an entity symbol followed by its owner digit (``k0``), or a
+* a token is a tile symbol, or an entity symbol followed by its one-digit owner (``k0``), or a
   neutral entity symbol with no digit (Two Kingdoms' gold vein ``g``); an entity stands on the
   game's default tile (Plain), as in Stratega;
 * entities are numbered in reading order (row by row, left to right), the order in which the
@@ -114,8 +114,8 @@ def parse_layout(
                 entities.append((neutral[token], NEUTRAL, x, y))
                 terrain.append(tiles[default_tile])
                 continue
-            if len(token) >= 2 and token[0] in units and token[1:].isdigit():
-                owner = int(token[1:])
+            if len(token) == 2 and token[0] in units and token[1].isdigit():
+                owner = int(token[1])
                 if owner >= num_players:
                     raise MapError(
                         f"{game} map {name}: entity {token!r} at ({x},{y}) belongs to player "
