@@ -213,7 +213,7 @@ def _mean_se(vals: Sequence[float]) -> str:
 
 
 def _cmd_speed(args: argparse.Namespace) -> int:
-    """Iterations/s and calls/s of SCSA and MCTS_u on the same positions and budget."""
+    """Iterations and calls per CPU second of SCSA and MCTS_u on the same positions and budget."""
     name, maps, paper_budget = _game(args.game)
     budget = args.budget or paper_budget
     from stratagem.baselines.tournament import expand_maps
@@ -245,14 +245,14 @@ def _cmd_speed(args: argparse.Namespace) -> int:
             if hasattr(agent.evaluator, "battle"):  # Two Kingdoms: time the abstraction itself,
                 agent.evaluator.set_root(state)  # not its battle-mode gate
                 agent.evaluator.battle = [True, True]
-            t0 = time.perf_counter()
+            t0 = time.process_time()  # CPU time: the machine may be shared
             agent.act(state.clone(), rng=np.random.default_rng(i))
-            seconds += time.perf_counter() - t0
+            seconds += time.process_time() - t0
             iters += agent.last_stats.iterations
             calls += agent.last_stats.fm_calls
         print(
             f"  {label:7s} {iters / seconds:9.1f} iterations/s  {calls / seconds:9.0f} calls/s  "
-            f"{seconds / len(positions):.3f} s/decision"
+            f"{seconds / len(positions):.3f} CPU s/decision"
         )
     return 0
 
