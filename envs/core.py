@@ -276,6 +276,19 @@ class State(ABC):
             separators=(",", ":"),
         )
 
+    def __eq__(self, other: object) -> bool:
+        """Same game, same configuration and same serialized contents."""
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, State)
+        return (
+            self.game.spec.name == other.game.spec.name
+            and self.game.spec.config == other.game.spec.config
+            and self._to_dict() == other._to_dict()
+        )
+
+    __hash__ = None  # type: ignore[assignment]  (states are mutable)
+
     def action_to_string(self, action: int) -> str:
         """Readable name of ``action`` (delegates to the game)."""
         return self.game.action_to_string(action)

@@ -529,15 +529,6 @@ class KillTheKingState(State):
 
         return render_rgb(self)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, KillTheKingState):
-            return NotImplemented
-        return (
-            self.game.spec.config == other.game.spec.config and self._to_dict() == other._to_dict()
-        )
-
-    __hash__ = None  # type: ignore[assignment]  (mutable)
-
     # ----------------------------------------------------------------- queries for agents
     @property
     def width(self) -> int:
