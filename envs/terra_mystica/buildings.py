@@ -180,7 +180,7 @@ def own_group(st: TerraMysticaState, p: int, start_mask: int) -> tuple[int, int,
 
 
 def _add_to_town(st: TerraMysticaState, p: int, cell: int) -> None:
-    st.town[cell] = 1
+    st.town = (*st.town[:cell], 1, *st.town[cell + 1 :])
     for x in iter_bits(own_adjacent(st, p, cell)):
         if not st.town[x]:
             _add_to_town(st, p, x)
@@ -200,8 +200,10 @@ def detect_town(st: TerraMysticaState, p: int, cell: int) -> bool:
         return False
     group, power, count = own_group(st, p, 1 << cell)
     if power >= st.pd[p][TOWN_SIZE] and count >= 4 and st.town_tiles_left() > 0:
+        town = list(st.town)
         for x in iter_bits(group):
-            st.town[x] = 1
+            town[x] = 1
+        st.town = tuple(town)
         st.ctx[11] += 1  # X_TW: a town tile to choose
         return True
     return False

@@ -375,13 +375,13 @@ class TerraMysticaGame(Game):
         st.n = n
         st.fac = fac
         st.F = [FACTIONS[i] for i in fac]
-        st.terrain = list(TERRAIN0)
-        st.bld = [0] * NUM_CELLS
-        st.own = [-1] * NUM_CELLS
-        st.town = [0] * NUM_CELLS
-        st.mine = [0] * n
+        st.terrain = TERRAIN0
+        st.bld = (0,) * NUM_CELLS
+        st.own = (-1,) * NUM_CELLS
+        st.town = (0,) * NUM_CELLS
+        st.mine = (0,) * n
         st.bmask = 0
-        st.bown = [-1] * len(BRIDGE_SLOTS)
+        st.bown = (-1,) * len(BRIDGE_SLOTS)
         st.mriv = 0
         st.pd = []
         for f in st.F:
@@ -396,26 +396,26 @@ class TerraMysticaGame(Game):
             d[TOWN_SIZE] = 7
             d[MAXP] = 7
             st.pd.append(d)
-        st.score_tiles = score
-        st.bon_game = [1 if i in bonus else 0 for i in range(10)]
-        st.bon_supply = list(st.bon_game)
-        st.bon_coins = [0] * 10
-        st.fav_supply = [f.copies for f in FAVORS]
-        st.tw_supply = list(self.town_supply)
-        st.cult_spaces = [-1] * 16
+        st.score_tiles = tuple(score)
+        st.bon_game = tuple(1 if i in bonus else 0 for i in range(10))
+        st.bon_supply = st.bon_game
+        st.bon_coins = (0,) * 10
+        st.fav_supply = tuple(f.copies for f in FAVORS)
+        st.tw_supply = tuple(self.town_supply)
+        st.cult_spaces = (-1,) * 16
         st.act_used = 0
         st.round = 0
-        st.order = list(range(n))
-        st.pass_order = []
-        st.leech = []
+        st.order = tuple(range(n))
+        st.pass_order = ()
+        st.leech = ()
         st.lid = 0
-        st.lstat = [0, 0, 0]  # lid, accepted, declined of the offers being decided
+        st.lstat = (0, 0, 0)  # lid, accepted, declined of the offers being decided
         st.cpend = 0
-        st.inc_queue = []
-        st.inc_spades = [0] * n
+        st.inc_queue = ()
+        st.inc_spades = (0,) * n
         st.ctx = [0] * CTX_SIZE
         st.ctx[X_TELE] = -1
-        st.build_locs = []
+        st.build_locs = ()
         st.setup_queue = _setup_order(fac)
         st.phase = SETUP_DWELLING
         st.act = -1
@@ -437,15 +437,20 @@ class TerraMysticaGame(Game):
         return TerraMysticaState._from_dict(self, data)
 
 
-def _setup_order(fac: list[int]) -> list[list[int]]:
+def _put(t: tuple, i: int, v: int) -> tuple:
+    """``t`` with entry ``i`` replaced (containers that rarely change are shared tuples)."""
+    return (*t[:i], v, *t[i + 1 :])
+
+
+def _setup_order(fac: list[int]) -> tuple[tuple[int, int], ...]:
     """Initial dwellings in snake order, Nomads' third, Chaos Magicians last; bonus picks."""
     n = len(fac)
     normal = [p for p in range(n) if fac[p] != CHAOSMAGICIANS]
-    order = [[p, 0] for p in normal] + [[p, 0] for p in reversed(normal)]
-    order += [[p, 0] for p in range(n) if fac[p] == NOMADS]
-    order += [[p, 0] for p in range(n) if fac[p] == CHAOSMAGICIANS]
-    order += [[p, 1] for p in reversed(range(n))]
-    return order
+    order = [(p, 0) for p in normal] + [(p, 0) for p in reversed(normal)]
+    order += [(p, 0) for p in range(n) if fac[p] == NOMADS]
+    order += [(p, 0) for p in range(n) if fac[p] == CHAOSMAGICIANS]
+    order += [(p, 1) for p in reversed(range(n))]
+    return tuple(order)
 
 
 class TerraMysticaState(State):
@@ -505,41 +510,45 @@ class TerraMysticaState(State):
 
     # ================================================================= contract
     def clone(self) -> TerraMysticaState:
-        """Copy the lists; faction facts and the game are shared."""
+        """Copy the player records and the turn context; everything else is shared.
+
+        The board, supplies and queues are tuples, replaced (never mutated) when they change,
+        so a clone shares them until one side writes.
+        """
         c = TerraMysticaState.__new__(TerraMysticaState)
         c.game = self.game
         c.n = self.n
         c.fac = self.fac
         c.F = self.F
-        c.terrain = self.terrain[:]
-        c.bld = self.bld[:]
-        c.own = self.own[:]
-        c.town = self.town[:]
-        c.mine = self.mine[:]
+        c.terrain = self.terrain
+        c.bld = self.bld
+        c.own = self.own
+        c.town = self.town
+        c.mine = self.mine
         c.bmask = self.bmask
-        c.bown = self.bown[:]
+        c.bown = self.bown
         c.mriv = self.mriv
         c.pd = [d[:] for d in self.pd]
         c.score_tiles = self.score_tiles
         c.bon_game = self.bon_game
-        c.bon_supply = self.bon_supply[:]
-        c.bon_coins = self.bon_coins[:]
-        c.fav_supply = self.fav_supply[:]
-        c.tw_supply = self.tw_supply[:]
-        c.cult_spaces = self.cult_spaces[:]
+        c.bon_supply = self.bon_supply
+        c.bon_coins = self.bon_coins
+        c.fav_supply = self.fav_supply
+        c.tw_supply = self.tw_supply
+        c.cult_spaces = self.cult_spaces
         c.act_used = self.act_used
         c.round = self.round
-        c.order = self.order[:]
-        c.pass_order = self.pass_order[:]
-        c.leech = [o[:] for o in self.leech]
+        c.order = self.order
+        c.pass_order = self.pass_order
+        c.leech = self.leech
         c.lid = self.lid
-        c.lstat = self.lstat[:]
+        c.lstat = self.lstat
         c.cpend = self.cpend
-        c.inc_queue = self.inc_queue[:]
-        c.inc_spades = self.inc_spades[:]
+        c.inc_queue = self.inc_queue
+        c.inc_spades = self.inc_spades
         c.ctx = self.ctx[:]
-        c.build_locs = self.build_locs[:]
-        c.setup_queue = [x[:] for x in self.setup_queue]
+        c.build_locs = self.build_locs
+        c.setup_queue = self.setup_queue
         c.phase = self.phase
         c.act = self.act
         c.current_player = self.current_player
@@ -696,7 +705,8 @@ class TerraMysticaState(State):
             "ctx": CTX_SIZE,
         }
         for key in cls._LIST_FIELDS:
-            setattr(st, key, ints(data[key], key, lengths.get(key)))
+            value = ints(data[key], key, lengths.get(key))
+            setattr(st, key, value if key == "ctx" else tuple(value))
         for key in cls._INT_FIELDS:
             value = data[key]
             if not isinstance(value, int) or isinstance(value, bool):
@@ -706,8 +716,8 @@ class TerraMysticaState(State):
         if not isinstance(pd, list) or len(pd) != n:
             raise InvalidStateError(f"terra_mystica: 'pd' must hold {n} player records")
         st.pd = [ints(d, "pd", PLAYER_SIZE) for d in pd]
-        st.leech = [ints(o, "leech", 4) for o in data["leech"]]
-        st.setup_queue = [ints(x, "setup_queue", 2) for x in data["setup_queue"]]
+        st.leech = tuple(tuple(ints(o, "leech", 4)) for o in data["leech"])
+        st.setup_queue = tuple(tuple(ints(x, "setup_queue", 2)) for x in data["setup_queue"])
         if not all(0 <= f < len(FACTIONS) for f in st.fac):
             raise InvalidStateError("terra_mystica: faction id out of range")
         if not 0 <= st.phase <= OVER:
@@ -777,7 +787,7 @@ class TerraMysticaState(State):
         """Other players in the engine's current order, starting after ``p``."""
         if self.game.turn_order == "variable":
             passed = set(self.pass_order)
-            raw = [q for q in self.order if q not in passed] + self.pass_order
+            raw = [q for q in self.order if q not in passed] + list(self.pass_order)
         else:
             raw = list(range(self.n))
         i = raw.index(p)
@@ -1221,14 +1231,16 @@ class TerraMysticaState(State):
     def _do(self, a: int) -> None:
         ph = self.phase
         if ph == SETUP_DWELLING:
-            p = self.setup_queue.pop(0)[0]
+            p = self.setup_queue[0][0]
+            self.setup_queue = self.setup_queue[1:]
             cell = a % NUM_CELLS
             self._place_building(p, cell, 1)
             self._trace_row(p, "build")
             self._advance_setup()
             return
         if ph == SETUP_BONUS:
-            p = self.setup_queue.pop(0)[0]
+            p = self.setup_queue[0][0]
+            self.setup_queue = self.setup_queue[1:]
             tile = a - A.A_PASS if a < A.A_TOWN else 9
             self._take_bonus(p, tile)
             self.pd[p][PASSED] = 1
@@ -1293,8 +1305,9 @@ class TerraMysticaState(State):
                 x[X_FAV] = 0
         if self.phase == INCOME_SPADES and self.ctx[X_SPADES] == 0:
             self._trace_row(self.act, "turn over")
-            p = self.inc_queue.pop(0)
-            self.inc_spades[p] = 0
+            p = self.inc_queue[0]
+            self.inc_queue = self.inc_queue[1:]
+            self.inc_spades = _put(self.inc_spades, p, 0)
             self._next_income_spades()
 
     # ----------------------------------------------------------------- setup
@@ -1324,10 +1337,10 @@ class TerraMysticaState(State):
             return
         if x[X_FREE_TF]:
             x[X_FREE_TF] = 0
-            self.terrain[cell] = home
+            self.terrain = _put(self.terrain, cell, home)
             x[X_TF] = 0
             x[X_BUILD] = 1
-            self.build_locs = [cell]
+            self.build_locs = (cell,)
             if k >= A.K_BUILD:
                 x[X_BUILD] = 0
                 self._build_dwelling(p, cell, free=False)
@@ -1354,9 +1367,9 @@ class TerraMysticaState(State):
             self._dig(p, s)
             x[X_SPADES] -= s
             x[X_TF] = 0
-            self.terrain[cell] = target
+            self.terrain = _put(self.terrain, cell, target)
             if target == home:
-                self.build_locs = [cell]
+                self.build_locs = (cell,)
         if k >= A.K_BUILD:
             x[X_BUILD] = 0
             self._build_dwelling(p, cell, free=False)
@@ -1382,9 +1395,9 @@ class TerraMysticaState(State):
                 x[X_TF] -= 1
             if x[X_SPADES] and target != home:
                 x[X_HOME] = 1
-        self.terrain[cell] = target
+        self.terrain = _put(self.terrain, cell, target)
         if target == home and not income:
-            self.build_locs.append(cell)
+            self.build_locs = (*self.build_locs, cell)
         if k >= A.K_BUILD:
             x[X_BUILD] = 0
             self._build_dwelling(p, cell, free=False)
@@ -1435,12 +1448,12 @@ class TerraMysticaState(State):
         x[X_DIG] = 0
         x[X_HOME] = 0
         x[X_NODECL] = 0
-        self.build_locs = []
+        self.build_locs = ()
 
     def _place_building(self, p: int, cell: int, kind: int) -> None:
-        self.bld[cell] = kind
-        self.own[cell] = p
-        self.mine[p] |= 1 << cell
+        self.bld = _put(self.bld, cell, kind)
+        self.own = _put(self.own, cell, p)
+        self.mine = _put(self.mine, p, self.mine[p] | 1 << cell)
         self.pd[p][NB + kind] += 1
 
     def _build_dwelling(self, p: int, cell: int, free: bool) -> None:
@@ -1479,7 +1492,7 @@ class TerraMysticaState(State):
         old = self.bld[cell]
         d[NB + old] -= 1
         d[NB + kind] += 1
-        self.bld[cell] = kind
+        self.bld = _put(self.bld, cell, kind)
         if kind in (3, 5):
             x[X_FAV] += f.favors_per_temple
         elif kind == 4:
@@ -1501,7 +1514,7 @@ class TerraMysticaState(State):
                 x[X_BUILD] = 1
                 x[X_DIG] = 0
                 x[X_HOME] = 0
-                self.build_locs = []
+                self.build_locs = ()
                 self._gain_spades(p, 3)
             elif fid == MERMAIDS:
                 self._gain_ship(p)
@@ -1523,8 +1536,7 @@ class TerraMysticaState(State):
         offers = leech_offers(self, p, cell)
         if offers:
             self.lid += 1
-            for q, amount in offers:
-                self.leech.append([q, p, amount, self.lid])
+            self.leech = self.leech + tuple((q, p, amount, self.lid) for q, amount in offers)
 
     # ----------------------------------------------------------------- other main actions
     def _do_main(self, p: int, a: int) -> None:
@@ -1557,7 +1569,7 @@ class TerraMysticaState(State):
                 slots = (0,) if j == 0 else (1, 2, 3)
                 for s in slots:
                     if self.cult_spaces[4 * track + s] < 0:
-                        self.cult_spaces[4 * track + s] = p
+                        self.cult_spaces = _put(self.cult_spaces, 4 * track + s, p)
                         steps = ORDER_SPACE_STEPS[s]
                         d[MAXP] -= 1
                         d[CULTP] += 1
@@ -1616,7 +1628,7 @@ class TerraMysticaState(State):
         x[X_BUILD] = 1
         x[X_DIG] = 1
         x[X_HOME] = 0
-        self.build_locs = []
+        self.build_locs = ()
         self._gain_spades(p, spades)
 
     def _do_conversion(self, p: int, a: int) -> None:
@@ -1663,7 +1675,7 @@ class TerraMysticaState(State):
     def _place_bridge(self, p: int, slot: int) -> None:
         self.ctx[X_BRIDGE] = 0
         self.bmask |= 1 << slot
-        self.bown[slot] = p
+        self.bown = _put(self.bown, slot, p)
         self.pd[p][BRIDGES] += 1
         a, b = BRIDGE_SLOTS[slot]
         detect_town(self, p, a)
@@ -1672,7 +1684,7 @@ class TerraMysticaState(State):
     def _take_favor(self, p: int, i: int) -> None:
         d = self.pd[p]
         self.ctx[X_FAV] -= 1
-        self.fav_supply[i] -= 1
+        self.fav_supply = _put(self.fav_supply, i, self.fav_supply[i] - 1)
         d[FAVS] |= 1 << i
         tile = FAVORS[i]
         advance_cult(self.pd, p, tile.cult, tile.steps)
@@ -1684,7 +1696,7 @@ class TerraMysticaState(State):
     def _take_town(self, p: int, i: int) -> None:
         d = self.pd[p]
         self.ctx[X_TW] -= 1
-        self.tw_supply[i] -= 1
+        self.tw_supply = _put(self.tw_supply, i, self.tw_supply[i] - 1)
         d[TW + i] += 1
         t = TOWNS[i]
         gain_keys(self.pd, p, t.keys)
@@ -1712,18 +1724,18 @@ class TerraMysticaState(State):
     def _take_bonus(self, p: int, tile: int) -> None:
         d = self.pd[p]
         if d[BON] >= 0:
-            self.bon_supply[d[BON]] = 1
+            self.bon_supply = _put(self.bon_supply, d[BON], 1)
         d[BON] = tile
         if tile >= 0:
-            self.bon_supply[tile] = 0
+            self.bon_supply = _put(self.bon_supply, tile, 0)
             d[C] += self.bon_coins[tile]
-            self.bon_coins[tile] = 0
+            self.bon_coins = _put(self.bon_coins, tile, 0)
 
     def _pass(self, p: int, tile: int) -> None:
         d = self.pd[p]
         d[VP] += pass_vp(self, p)
         d[PASSED] = 1
-        self.pass_order.append(p)
+        self.pass_order = (*self.pass_order, p)
         self._take_bonus(p, tile)
         self.ctx[X_ACTIONS] = 0
         self._end_turn()
@@ -1738,7 +1750,7 @@ class TerraMysticaState(State):
             x[i] = 0
         x[X_ACTIONS] = 1
         x[X_TELE] = -1
-        self.build_locs = []
+        self.build_locs = ()
         self.pd[p][BLOCKED] = 0
 
     def _end_turn(self) -> None:
@@ -1747,7 +1759,7 @@ class TerraMysticaState(State):
         for i in range(CTX_SIZE):
             x[i] = 0
         x[X_TELE] = -1
-        self.build_locs = []
+        self.build_locs = ()
         self._resolve()
 
     def _resolve(self) -> None:
@@ -1786,17 +1798,19 @@ class TerraMysticaState(State):
         self._pop_offer(accept)
 
     def _pop_offer(self, accepted: bool | None) -> None:
-        _, frm, _, lid = self.leech.pop(0)
-        st = self.lstat
-        if st[0] != lid:
-            st[0], st[1], st[2] = lid, 0, 0
+        _, frm, _, lid = self.leech[0]
+        self.leech = self.leech[1:]
+        lst, acc, dec = self.lstat
+        if lst != lid:
+            lst, acc, dec = lid, 0, 0
         if accepted is True:
-            st[1] = 1
+            acc = 1
         elif accepted is False:
-            st[2] = 1
+            dec = 1
+        self.lstat = (lst, acc, dec)
         if self.leech and self.leech[0][3] == lid:
             return
-        if self.fac[frm] == CULTISTS and self.game.cultists_errata and st[2] and not st[1]:
+        if self.fac[frm] == CULTISTS and self.game.cultists_errata and dec and not acc:
             gain_power(self.pd[frm], 1)
             self._trace_row(frm, "[all opponents declined power]")
 
@@ -1817,20 +1831,20 @@ class TerraMysticaState(State):
             self._final_scoring()
             return
         if self.game.turn_order == "variable":
-            self.order = self.pass_order[:]
+            self.order = self.pass_order
         else:
             first = self.pass_order[0]
-            self.order = [(first + k) % self.n for k in range(self.n)]
+            self.order = tuple((first + k) % self.n for k in range(self.n))
         tile = self.score_tiles[self.round - 1]
         for p in self.order:
             spades = cult_reward(self, p, tile)
             if spades:
-                self.inc_spades[p] = spades
+                self.inc_spades = _put(self.inc_spades, p, spades)
                 self._score_spades(p, spades)
                 if self.fac[p] == ALCHEMISTS and self.pd[p][NB + 4]:
                     gain_power(self.pd[p], 2 * spades)
             self._trace_row(p, "cult_income_for_faction")
-        self.inc_queue = [p for p in self.order if self.inc_spades[p]]
+        self.inc_queue = tuple(p for p in self.order if self.inc_spades[p])
         self._next_income_spades()
 
     def _next_income_spades(self) -> None:
@@ -1846,7 +1860,7 @@ class TerraMysticaState(State):
             x[X_SPADES] = self.inc_spades[p]
             x[X_TF] = -1
             x[X_INCOME] = 1
-            self.build_locs = []
+            self.build_locs = ()
             return
         self.ctx[X_INCOME] = 0
         self._other_income()
@@ -1865,10 +1879,10 @@ class TerraMysticaState(State):
             d[FAV6_USED] = 0
             d[SH_USED] = 0
         self.act_used = 0
-        self.pass_order = []
-        for i in range(10):
-            if self.bon_supply[i]:
-                self.bon_coins[i] += 1
+        self.pass_order = ()
+        self.bon_coins = tuple(
+            c + 1 if self.bon_supply[i] else c for i, c in enumerate(self.bon_coins)
+        )
         self._start_turn(self.order[0])
 
     def _final_scoring(self) -> None:

@@ -64,28 +64,33 @@ def position(
     n = st.n
     if not 0 <= to_move < n:
         raise ValueError(f"terra_mystica: no player {to_move}")
-    st.setup_queue = []
+    st.setup_queue = ()
     st.round = round
+    terrain_list = list(st.terrain)
     for name, t in (terrain or {}).items():
-        st.terrain[parse_cell(name)] = _terrain(t)
+        terrain_list[parse_cell(name)] = _terrain(t)
+    for name, (player, _) in (buildings or {}).items():
+        terrain_list[parse_cell(name)] = st.F[player].home
+    st.terrain = tuple(terrain_list)
     for name, (player, kind) in (buildings or {}).items():
         cell = parse_cell(name)
         if kind not in BUILDING_NAMES[1:]:
             raise ValueError(f"terra_mystica: unknown building {kind!r}")
         if not 0 <= player < n:
             raise ValueError(f"terra_mystica: no player {player}")
-        st.terrain[cell] = st.F[player].home
         st._place_building(player, cell, BUILDING_NAMES.index(kind))
     for player, tile in (bonus or {}).items():
         i = BONUS_NAMES.index(tile.upper())
         if not st.bon_supply[i]:
             raise ValueError(f"terra_mystica: bonus tile {tile} is not in the supply")
-        st.bon_supply[i] = 0
+        st.bon_supply = (*st.bon_supply[:i], 0, *st.bon_supply[i + 1 :])
         st.pd[player][BON] = i
     for player, tiles in (favors or {}).items():
         for tile in tiles:
             i = FAVOR_NAMES.index(tile.upper())
-            st.fav_supply[i] -= 1
+            supply = list(st.fav_supply)
+            supply[i] -= 1
+            st.fav_supply = tuple(supply)
             st.pd[player][FAVS] |= 1 << i
             if i == 4:
                 st.pd[player][PLAYER_FIELDS["TOWN_SIZE"]] = 6
@@ -96,7 +101,7 @@ def position(
             st.pd[player][PLAYER_FIELDS[key.upper()]] = int(value)
     for player in passed:
         st.pd[player][PASSED] = 1
-        st.pass_order.append(player)
+        st.pass_order = (*st.pass_order, player)
     st._start_turn(to_move)
     st._legal = None
     return st
