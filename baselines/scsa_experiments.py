@@ -8,6 +8,7 @@ Every command here makes one table of ``docs/results/stratega_scsa.md``:
 * ``sweep GAME``: SCSA against the rule-based agent for SIZE_LIMIT 2..5 (Figure 5);
 * ``compression GAME``: the compression rate of SCSA and Elastic MCTS_u after every batch of
   their searches during games against the rule-based agent (Figure 6);
+* ``compare GAME FILE``: a ``table`` results file next to the paper's Table II, III or IV;
 * ``speed GAME``: iterations and forward-model calls per second of SCSA against MCTS_u at the
   same budget from the same positions (the abstraction's overhead).
 
@@ -83,6 +84,63 @@ TABLE_I: dict[str, dict[str, str]] = {
 }
 
 
+#: The paper's Tables II-IV: (agent 1, agent 2) -> (agent 1 win %, se, agent 2 win %, se), 500
+#: games a pair (50 maps, both seats, 5 seeds); draws are neither.
+PAPER: dict[str, dict[tuple[str, str], tuple[float, float, float, float]]] = {
+    "ktk": {
+        ("MCTS", "Rule-based"): (47.2, 1.9, 52.8, 1.9),
+        ("MCTS_u", "Rule-based"): (62.2, 1.1, 37.6, 1.3),
+        ("RG MCTS_u", "Rule-based"): (63.4, 1.0, 36.6, 1.0),
+        ("Elastic MCTS_u", "Rule-based"): (54.2, 1.4, 44.8, 1.6),
+        ("SCSA", "Rule-based"): (55.6, 0.6, 44.4, 0.6),
+        ("MCTS_u", "MCTS"): (58.0, 1.2, 41.4, 1.2),
+        ("RG MCTS_u", "MCTS"): (61.6, 0.9, 38.4, 0.9),
+        ("Elastic MCTS_u", "MCTS"): (61.4, 1.2, 36.6, 1.2),
+        ("SCSA", "MCTS"): (58.2, 1.9, 30.2, 1.7),
+        ("RG MCTS_u", "MCTS_u"): (49.0, 0.9, 51.0, 0.9),
+        ("Elastic MCTS_u", "MCTS_u"): (61.2, 1.4, 38.8, 1.4),
+        ("SCSA", "MCTS_u"): (53.8, 1.7, 38.8, 1.7),
+        ("Elastic MCTS_u", "RG MCTS_u"): (50.2, 1.0, 49.8, 1.0),
+        ("SCSA", "RG MCTS_u"): (52.4, 1.4, 47.4, 1.3),
+        ("SCSA", "Elastic MCTS_u"): (49.2, 2.1, 38.8, 1.9),
+    },
+    "pta": {
+        ("MCTS", "Rule-based"): (48.8, 1.6, 51.2, 1.6),
+        ("MCTS_u", "Rule-based"): (69.0, 1.1, 30.8, 1.2),
+        ("RG MCTS_u", "Rule-based"): (74.0, 2.3, 26.0, 2.3),
+        ("Elastic MCTS_u", "Rule-based"): (81.8, 0.9, 18.0, 1.1),
+        ("SCSA", "Rule-based"): (79.8, 1.6, 20.2, 1.6),
+        ("MCTS_u", "MCTS"): (64.4, 1.1, 33.6, 1.4),
+        ("RG MCTS_u", "MCTS"): (86.2, 0.7, 12.0, 0.7),
+        ("Elastic MCTS_u", "MCTS"): (85.4, 1.5, 13.0, 1.7),
+        ("SCSA", "MCTS"): (86.0, 1.4, 12.8, 0.9),
+        ("RG MCTS_u", "MCTS_u"): (73.4, 2.0, 25.6, 1.9),
+        ("Elastic MCTS_u", "MCTS_u"): (80.2, 1.0, 18.0, 1.0),
+        ("SCSA", "MCTS_u"): (77.2, 1.8, 22.0, 2.0),
+        ("Elastic MCTS_u", "RG MCTS_u"): (62.4, 1.4, 35.8, 1.3),
+        ("SCSA", "RG MCTS_u"): (58.8, 1.8, 40.4, 2.0),
+        ("SCSA", "Elastic MCTS_u"): (52.0, 1.6, 46.8, 1.9),
+    },
+    "tk": {
+        ("MCTS", "Rule-based"): (12.6, 0.5, 81.2, 1.2),
+        ("MCTS_u", "Rule-based"): (90.8, 1.7, 7.6, 1.6),
+        ("RG MCTS_u", "Rule-based"): (88.0, 1.1, 11.8, 1.2),
+        ("Elastic MCTS_u", "Rule-based"): (89.2, 1.4, 9.6, 1.3),
+        ("SCSA", "Rule-based"): (88.8, 1.0, 9.8, 1.3),
+        ("MCTS_u", "MCTS"): (96.0, 0.4, 4.0, 0.4),
+        ("RG MCTS_u", "MCTS"): (89.6, 1.2, 10.4, 1.2),
+        ("Elastic MCTS_u", "MCTS"): (96.0, 0.5, 4.0, 0.5),
+        ("SCSA", "MCTS"): (94.0, 0.6, 6.0, 0.6),
+        ("RG MCTS_u", "MCTS_u"): (43.6, 1.6, 56.2, 1.6),
+        ("Elastic MCTS_u", "MCTS_u"): (52.2, 2.1, 47.6, 1.9),
+        ("SCSA", "MCTS_u"): (49.0, 1.8, 50.8, 1.8),
+        ("Elastic MCTS_u", "RG MCTS_u"): (62.4, 1.0, 37.6, 1.0),
+        ("SCSA", "RG MCTS_u"): (57.0, 1.6, 43.0, 1.6),
+        ("SCSA", "Elastic MCTS_u"): (51.4, 2.7, 48.6, 2.7),
+    },
+}
+
+
 def _game(key: str) -> tuple[str, tuple[str, ...], int]:
     if key not in GAMES:
         raise ValueError(f"unknown game {key!r}; use one of {', '.join(GAMES)}")
@@ -116,6 +174,42 @@ def _run(game_key: str, agents: Mapping[str, str], args: argparse.Namespace, **k
 
 
 # ----------------------------------------------------------------------------- commands
+def _cmd_compare(args: argparse.Namespace) -> int:
+    """Our measured pairs next to the paper's, from a ``table`` results file."""
+    from stratagem.baselines.tournament import read_results
+
+    records = read_results(args.results)
+    print(
+        "| agent 1 | agent 2 | paper: agent 1 win % (se) | paper: agent 2 win % (se) "
+        "| ours: agent 1 win % (se) | ours: agent 2 win % (se) | draws % | games |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for (a, b), (pa, pas, pb, pbs) in PAPER[args.game].items():
+        wins_a = wins_b = draws = 0
+        for rec in records:
+            if {rec["row"], rec["col"]} != {a, b}:
+                continue
+            scores = dict(zip(rec["names"], rec["scores"], strict=True))
+            if scores[a] == 1.0:
+                wins_a += 1
+            elif scores[b] == 1.0:
+                wins_b += 1
+            else:
+                draws += 1
+        n = wins_a + wins_b + draws
+        if n == 0:
+            ours = "| - | - | - | 0 |"
+        else:
+            ours = f"| {_pct(wins_a, n)} | {_pct(wins_b, n)} | {100.0 * draws / n:.1f} | {n} |"
+        print(f"| {a} | {b} | {pa:.1f} ({pas:.1f}) | {pb:.1f} ({pbs:.1f}) {ours}")
+    return 0
+
+
+def _pct(k: int, n: int) -> str:
+    p = k / n
+    return f"{100.0 * p:.1f} ({100.0 * math.sqrt(p * (1.0 - p) / n):.1f})"
+
+
 def _cmd_table(args: argparse.Namespace) -> int:
     agents = paper_agents(args.game, args.budget)
     if args.only:
@@ -280,6 +374,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t.add_argument("--gauntlet", action="store_true", help="everyone against Rule-based only")
     _runner_args(t)
     t.set_defaults(func=_cmd_table)
+    k = sub.add_parser("compare", help="a table results file next to the paper's Table II-IV")
+    k.add_argument("game", choices=sorted(GAMES), help="ktk, pta or tk")
+    k.add_argument("results", help="JSON Lines file written by 'table --out'")
+    k.set_defaults(func=_cmd_compare)
     s = sub.add_parser("sweep", help="SCSA SIZE_LIMIT sweep against Rule-based (Figure 5)")
     common(s, 10)
     s.add_argument("--limits", type=int, nargs="+", default=[2, 3, 4, 5])
