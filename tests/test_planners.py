@@ -595,7 +595,11 @@ def test_agent_throughput() -> None:
 
 @pytest.mark.parametrize("name", list_games())
 def test_every_planner_plays_every_registered_game(name: str) -> None:
-    """The planners need nothing but the contract (MCTS_u also needs ``action_unit``)."""
+    """The planners need nothing but the contract.
+
+    MCTS_u also needs ``state.action_unit`` and an end-turn action; a game without them gets an
+    error that names it.
+    """
     game = make_game(name)
     for spec in (
         "osla:budget=30",
@@ -605,6 +609,10 @@ def test_every_planner_plays_every_registered_game(name: str) -> None:
         "mcts:budget=30,opponent=random",
         "mcts_u:budget=30",
     ):
+        if spec.startswith("mcts_u") and end_turn_action(game) is None:
+            with pytest.raises(ValueError, match=name):
+                make_agent(spec, game)
+            continue
         agent = make_agent(spec, game)
         state = game.new_initial_state(seed=1)
         rng = np.random.default_rng(0)
