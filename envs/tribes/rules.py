@@ -617,48 +617,45 @@ class TribesState(State):
             for cid in self.tcities[t]:
                 CT.city_actions(self, cid, out, n, A)
             uids = UN.tribe_units(self, t)
-            if uids:
-                zoc = UN.zone_of_control(self, t)
+            enemy = None
+            if uids or self.techs[t] >> C.ROADS & 1:
+                zoc, enemy = UN.zone_of_control(self, t)
                 for uid in uids:
-                    UN.unit_actions(self, uid, zoc, out, n, A)
-            self._tribe_actions(t, out)
+                    UN.unit_actions(self, uid, zoc, enemy, out, n, A)
+            self._tribe_actions(t, out, enemy)
             out.sort()
         self._legal = out
         self._legal_set = set(out)
 
-    def _tribe_actions(self, t: int, out: list[int]) -> None:
+    def _tribe_actions(self, t: int, out: list[int], enemy: bytearray | None) -> None:
         n = self.geo.n
         stars = self.stars[t]
         techs = self.techs[t]
         if techs >> C.ROADS & 1 and stars >= C.ROAD_COST:
-            terrain, tile_city, network, unit_at = (
-                self.terrain,
-                self.tile_city,
-                self.network,
-                self.unit_at,
-            )
-            units, cities, vis = self.units, self.cities, self.vis[t]
+            tile_city, cities = self.tile_city, self.cities
+            vis = self.vis[t]
             base = A.BUILD_ROAD * n
-            for tile in range(n):
-                ter = terrain[tile]
-                if (ter == C.PLAIN or ter == C.FOREST or ter == C.VILLAGE) and not network[tile]:
-                    if not vis[tile]:
+            roadable = _ROADABLE
+            for tile, ter, net, cid in zip(
+                range(n), self.terrain, self.network, tile_city, strict=True
+            ):
+                if net or not roadable[ter]:
+                    continue
+                if cid:
+                    city = cities.get(cid)
+                    if city is None or city[C_TRIBE] != t:
                         continue
-                    cid = tile_city[tile]
-                    if cid:
-                        city = cities.get(cid)
-                        if city is None or city[C_TRIBE] != t:
-                            continue
-                    uid = unit_at[tile]
-                    if uid and units[uid][U_TRIBE] != t:
-                        continue
-                    out.append(base + tile)
+                if (enemy is not None and enemy[tile]) or not vis[tile]:
+                    continue
+                out.append(base + tile)
         ncities = len(self.tcities[t])
         base = A.NUM_PLANES * n
-        for tech in range(C.NUM_TECHS):
-            if techtree.researchable(tech, techs) and stars >= techtree.research_cost(
-                tech, ncities, techs
-            ):
+        discount = techs >> C.PHILOSOPHY & 1
+        for tech, tier in techtree.researchable_tiers(techs):
+            cost = C.TECH_BASE_COST + tier * ncities
+            if discount:
+                cost = int(cost * C.TECH_DISCOUNT_VALUE)
+            if stars >= cost:
                 out.append(base + tech)
         out.append(self.game.end_turn_action)
 
@@ -923,6 +920,23 @@ class TribesState(State):
         row, col = self.geo.rc[tile]
         return (row + dr) * self.geo.size + (col + dc)
 
+    def end_statistics(self) -> dict[str, Any]:
+        """The paper's end-of-game figures (Table 1).
+
+        Turns played, and per seat: rank, score, share of the 24 technologies researched,
+        cities and production.
+        """
+        ranking = list(self.ranking) if self.ranking is not None else self.current_ranking()
+        n = self.num_tribes
+        return {
+            "turns": float(self.tick),
+            "rank": [float(ranking.index(t) + 1) for t in range(n)],
+            "score": [float(self.score[t]) for t in range(n)],
+            "techs": [self.num_techs(t) / C.NUM_TECHS for t in range(n)],
+            "cities": [float(len(self.tcities[t])) for t in range(n)],
+            "production": [float(CT.tribe_production(self, t)) for t in range(n)],
+        }
+
     def production(self, tribe: int) -> int:
         """Stars per turn of a tribe (sum of its cities' production)."""
         return CT.tribe_production(self, tribe)
@@ -1081,6 +1095,8 @@ class TribesState(State):
 
 
 _ALL_VISIBLE: dict[int, tuple[int, ...]] = {}
+#: Terrains a road may be built on (plain, forest, village).
+_ROADABLE = tuple(int(t in (C.PLAIN, C.FOREST, C.VILLAGE)) for t in range(8))
 
 
 def _all_visible(n: int) -> tuple[int, ...]:

@@ -50,6 +50,19 @@ def researchable_list(techs: int) -> list[int]:
     return [t for t in range(C.NUM_TECHS) if researchable(t, techs)]
 
 
+_RESEARCHABLE: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def researchable_tiers(techs: int) -> tuple[tuple[int, int], ...]:
+    """``(tech, tier)`` of every researchable technology (cached per mask)."""
+    out = _RESEARCHABLE.get(techs)
+    if out is None:
+        out = tuple((t, _TIER[t]) for t in range(C.NUM_TECHS) if researchable(t, techs))
+        if len(_RESEARCHABLE) < 1 << 16:
+            _RESEARCHABLE[techs] = out
+    return out
+
+
 def num_researched(techs: int) -> int:
     """How many technologies are researched."""
     return bin(techs).count("1")

@@ -23,7 +23,6 @@ Decisions where the reference misbehaves (each listed on the docs page):
 from __future__ import annotations
 
 import heapq
-import math
 from typing import TYPE_CHECKING
 
 from stratagem.envs.tribes import combat
@@ -351,39 +350,96 @@ def push_unit(s: TribesState, uid: int) -> int:
 # ------------------------------------------------------------------------------------ movement
 
 
-def move_costs(s: TribesState, uid: int, zoc: list[int] | bytearray) -> dict[int, float]:
+def _step_kinds(utype: int, techs: int) -> tuple[int, ...]:
+    """Per terrain, how a unit of ``utype`` steps onto it.
+
+    0 never, 1 a full step, 2 the step ends the move, 3 only onto a port (ends the move), 4 a
+    city (Mind Benders enter only their own).
+    """
+    climb = bool(techs & _TECH_CLIMBING)
+    sail = bool(techs & _TECH_SAILING)
+    navigate = bool(techs & _TECH_NAVIGATION)
+    kinds = [0] * 8
+    if utype in C.WATER_UNITS:
+        kinds[C.SHALLOW_WATER] = 1 if sail else 0
+        kinds[C.DEEP_WATER] = 1 if navigate else 0
+        kinds[C.FOG] = 1
+        for ter in (C.PLAIN, C.CITY, C.VILLAGE, C.FOREST):
+            kinds[ter] = 2
+        kinds[C.MOUNTAIN] = 2 if climb else 0
+    else:
+        kinds[C.PLAIN] = kinds[C.VILLAGE] = kinds[C.FOG] = 1
+        kinds[C.CITY] = 4 if utype == C.MIND_BENDER else 1
+        kinds[C.FOREST] = 2
+        kinds[C.MOUNTAIN] = 2 if climb else 0
+        kinds[C.SHALLOW_WATER] = 3 if sail else 0
+        kinds[C.DEEP_WATER] = 3 if navigate else 0
+    return tuple(kinds)
+
+
+_STEP_KINDS = {}
+
+
+def move_costs(
+    s: TribesState, uid: int, zoc: bytearray, enemy: bytearray | None = None
+) -> dict[int, float]:
     """Cheapest movement cost to every tile the unit can reach this move (start included).
 
-    ``zoc[tile]`` is nonzero when a unit of another tribe stands next to ``tile``.
+    ``zoc[tile]`` is nonzero when a unit of another tribe stands next to ``tile``; ``enemy[tile]``
+    when one stands on it (both from :func:`zone_of_control`).
     """
     unit = s.units[uid]
     tribe = unit[U_TRIBE]
     utype = unit[U_TYPE]
+    if enemy is None:
+        zoc, enemy = zone_of_control(s, tribe)
     mov = float(_MOV[utype])
     start = unit[U_POS]
-    water_unit = utype in C.WATER_UNITS
-    mind_bender = utype == C.MIND_BENDER
     techs = s.techs[tribe]
-    climb = bool(techs & _TECH_CLIMBING)
-    sail = bool(techs & _TECH_SAILING)
-    navigate = bool(techs & _TECH_NAVIGATION)
-    terrain, unit_at, units, vis = s.terrain, s.unit_at, s.units, s.vis[tribe]
+    key = (utype, techs & (_TECH_CLIMBING | _TECH_SAILING | _TECH_NAVIGATION))
+    kinds = _STEP_KINDS.get(key)
+    if kinds is None:
+        kinds = _STEP_KINDS[key] = _step_kinds(utype, techs)
+    water_unit = utype in C.WATER_UNITS
+    terrain = s.terrain
     network, tile_city, building, cities = s.network, s.tile_city, s.building, s.cities
+    vis = s.vis[tribe] if s.game.partial else None
     nb1 = s.geo.nb1
     costs = {start: 0.0}
+    CITY, SHALLOW, DEEP, PORT = C.CITY, C.SHALLOW_WATER, C.DEEP_WATER, C.PORT
+    if mov == 1.0:
+        ter0 = terrain[start]
+        if ter0 != CITY and not network[start]:
+            # no road to halve a step: every passable neighbour costs the single move point
+            for tile in nb1[start]:
+                if enemy[tile]:
+                    continue
+                kind = kinds[terrain[tile]]
+                if kind == 0:
+                    continue
+                if kind == 3:
+                    if building[tile] != PORT:
+                        continue
+                elif kind == 4:
+                    cid = tile_city[tile]
+                    city = cities.get(cid) if cid else None
+                    if city is None or city[1] != tribe:
+                        continue
+                if vis is not None and not vis[tile]:
+                    continue
+                costs[tile] = 1.0
+            return costs
     heap = [(0.0, start)]
     pop, push = heapq.heappop, heapq.heappush
     while heap:
         cost, frm = pop(heap)
-        if cost > costs[frm] or cost == mov:
+        if cost == mov or cost > costs[frm]:
             continue
         rest = mov - cost if cost < mov else mov
         on_road = False
         if not water_unit:
             ter_f = terrain[frm]
-            if ter_f == C.CITY or (
-                network[frm] and ter_f != C.SHALLOW_WATER and ter_f != C.DEEP_WATER
-            ):
+            if ter_f == CITY or (network[frm] and ter_f != SHALLOW and ter_f != DEEP):
                 cid = tile_city[frm]
                 if not cid:
                     on_road = True
@@ -391,46 +447,39 @@ def move_costs(s: TribesState, uid: int, zoc: list[int] | bytearray) -> dict[int
                     city = cities.get(cid)
                     on_road = city is not None and city[1] == tribe
         for tile in nb1[frm]:
-            other = unit_at[tile]
-            if other and units[other][U_TRIBE] != tribe:
-                continue
-            if not vis[tile]:
+            if enemy[tile]:
                 continue
             ter = terrain[tile]
-            if ter == C.MOUNTAIN:
-                if not climb:
+            kind = kinds[ter]
+            if kind == 1:
+                step = 1.0
+            elif kind == 2:
+                step = rest
+            elif kind == 0:
+                continue
+            elif kind == 3:
+                if building[tile] != PORT:
                     continue
-            elif ter == C.SHALLOW_WATER:
-                if not sail:
-                    continue
-            elif ter == C.DEEP_WATER:
-                if not navigate:
-                    continue
-            elif ter == C.CITY and mind_bender:
+                step = rest
+            else:  # a Mind Bender enters only its own tribe's cities
                 cid = tile_city[tile]
                 city = cities.get(cid) if cid else None
                 if city is None or city[1] != tribe:
                     continue
-            if water_unit:
-                step = rest if ter in _LAND_TERRAIN else 1.0
-            else:
-                if ter == C.SHALLOW_WATER or ter == C.DEEP_WATER:
-                    if building[tile] != C.PORT:
-                        continue
-                    step = rest
-                elif ter == C.FOREST or ter == C.MOUNTAIN:
-                    step = rest
-                else:
-                    step = 1.0
-                if on_road and (ter == C.CITY or (network[tile] and ter not in C.WATER)):
-                    step = max(0.5, step / 2.0)
+                step = 1.0
+            if vis is not None and not vis[tile]:
+                continue
+            if on_road and (ter == CITY or (network[tile] and kind != 3)):
+                step = step / 2.0
+                if step < 0.5:
+                    step = 0.5
             if zoc[tile]:
                 new = cost + rest
                 if new > mov:
                     continue
             else:
                 new = cost + step
-                if math.floor(new) > mov:
+                if int(new) > mov:
                     continue
             old = costs.get(tile)
             if old is None or new < old:
@@ -439,15 +488,19 @@ def move_costs(s: TribesState, uid: int, zoc: list[int] | bytearray) -> dict[int
     return costs
 
 
-def zone_of_control(s: TribesState, tribe: int) -> bytearray:
-    """Per tile: 1 if a unit of another tribe stands on one of its 8 neighbours."""
-    zoc = bytearray(s.geo.n)
+def zone_of_control(s: TribesState, tribe: int) -> tuple[bytearray, bytearray]:
+    """Per tile: is a unit of another tribe next to it (zone of control), and on it."""
+    n = s.geo.n
+    zoc = bytearray(n)
+    enemy = bytearray(n)
     nb1 = s.geo.nb1
     for unit in s.units.values():
         if unit[U_TRIBE] != tribe:
-            for tile in nb1[unit[U_POS]]:
+            pos = unit[U_POS]
+            enemy[pos] = 1
+            for tile in nb1[pos]:
                 zoc[tile] = 1
-    return zoc
+    return zoc, enemy
 
 
 # ------------------------------------------------------------------------------------ actions
@@ -694,7 +747,13 @@ def do_examine(s: TribesState, uid: int) -> int:
 
 
 def unit_actions(
-    s: TribesState, uid: int, zoc: bytearray, out: list[int], n: int, A: object
+    s: TribesState,
+    uid: int,
+    zoc: bytearray,
+    enemy: bytearray,
+    out: list[int],
+    n: int,
+    A: object,
 ) -> None:
     """Append the legal actions of unit ``uid`` (plane × tile indices) to ``out``.
 
@@ -710,7 +769,7 @@ def unit_actions(
         out.append(A.UPGRADE * n + pos)  # type: ignore[attr-defined]
     if status == C.FINISHED:
         return
-    units, unit_at = s.units, s.unit_at
+    unit_at = s.unit_at
     attack_ok = _AFTER_ATTACK[utype][status] >= 0
     if attack_ok:
         vis = s.vis[tribe]
@@ -723,8 +782,7 @@ def unit_actions(
         rc = geo.rc
         r0, c0 = rc[pos]
         for tile in reach:
-            other = unit_at[tile]
-            if other and units[other][U_TRIBE] != tribe and vis[tile]:
+            if enemy[tile] and vis[tile]:
                 r1, c1 = rc[tile]
                 out.append(plane_of[(r1 - r0, c1 - c0)] * n + pos)
     fresh = status == C.FRESH
@@ -746,7 +804,7 @@ def unit_actions(
     if utype != C.SUPERUNIT and unit[U_KILLS] >= C.VETERAN_KILLS and not unit[U_VET]:
         out.append(A.VETERAN * n + pos)  # type: ignore[attr-defined]
     if _AFTER_MOVE[utype][status] >= 0:
-        costs = move_costs(s, uid, zoc)
+        costs = move_costs(s, uid, zoc, enemy)
         if len(costs) > 1:
             rc = geo.rc
             r0, c0 = rc[pos]
