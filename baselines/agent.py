@@ -125,7 +125,7 @@ def _rule_based(game: Game, **params: Any) -> Agent:
 
 
 def _ensure_loaded() -> None:
-    import stratagem.baselines  # noqa: F401  (registers the built-in agents)
+    import stratagem.baselines
     import stratagem.training  # noqa: F401  (registers the trained-network agents, lazily)
 
 
