@@ -1918,6 +1918,14 @@ class TerraMysticaState(State):
         """Largest connected network of every player (as final scoring counts it)."""
         return [network_size(self, p) for p in range(self.n)]
 
+    def end_statistics(self) -> dict[str, Any]:
+        """Per-player facts of a finished game, for tournament tables (VP, network, buildings)."""
+        return {
+            "vp": [float(d[VP]) for d in self.pd],
+            "network": [float(x) for x in self.network_sizes()],
+            "buildings": [float(sum(d[NB + 1 : NB + 6])) for d in self.pd],
+        }
+
     def score_tile(self, round_: int | None = None) -> str:
         """Name of the scoring tile of a round (the current one by default)."""
         r = self.round if round_ is None else round_
