@@ -31,6 +31,8 @@ Command line::
 
     python3 -m stratagem.baselines.cotg_combat.experiments run --units 5 --out 5v5.jsonl
     python3 -m stratagem.baselines.cotg_combat.experiments report 5v5.jsonl 7v7.jsonl
+    python3 -m stratagem.baselines.cotg_combat.experiments playouts --units 5 32
+    python3 -m stratagem.baselines.cotg_combat.experiments iterations --units 5 16 32
 
 Results are appended to the JSON Lines file one symmetric battle at a time; running the same
 command again skips the battles already in the file, so an interrupted tournament resumes.
@@ -58,6 +60,8 @@ __all__ = [
     "agent_spec",
     "format_report",
     "main",
+    "measure_iterations",
+    "measure_playouts",
     "play_game",
     "play_symmetric_battle",
     "run_round_robin",
@@ -384,6 +388,78 @@ def format_report(summary: dict[str, Any], title: str = "") -> str:
     return "\n".join(lines)
 
 
+def measure_playouts(units: int, seconds: float = 3.0, seed: int = 0) -> dict[str, float]:
+    """Script playouts per second from generated scenarios: what bounds every search here.
+
+    Measures, in CPU time, complete battles played (a) by NOKAV for every unit (PGS's seeding
+    playout), (b) with a uniformly random script of the paper's portfolio (Kiter, NOKAV) per
+    unit and turn (MCTS's playout), and (c) the same cut at 20 player-turns (PGS's playout
+    length), with the forward-model calls (unit moves, attacks, ends of turn) per second.
+    """
+    import random
+
+    from stratagem.baselines.cotg_combat.scripts import SCRIPTS, play_turn
+    from stratagem.envs.cotg_combat import CotgCombatGame
+
+    game = CotgCombatGame(units=units)
+    game.grid.dist  # noqa: B018  (build the distance table outside the timing)
+    fns = (SCRIPTS["kiter"], SCRIPTS["nokav"])
+    out: dict[str, float] = {}
+    for label, limit, randomised in (
+        ("nokav", None, False),
+        ("random_script", None, True),
+        ("random_script_20_turns", 20, True),
+    ):
+        prng = random.Random(seed)
+        done = calls = turns = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds or done < 3:
+            state = game.new_initial_state(seed + done)
+            played = 0
+            while state.winner is None and (limit is None or played < limit):
+                scripts = [fns[prng.randrange(2)] for _ in range(units)] if randomised else fns[1]
+                calls += play_turn(state, scripts)
+                played += 1
+            done += 1
+            turns += played
+        elapsed = time.process_time() - start
+        out[f"{label}_playouts_per_s"] = done / elapsed
+        out[f"{label}_calls_per_s"] = calls / elapsed
+        out[f"{label}_turns_per_playout"] = turns / done
+    return out
+
+
+def measure_iterations(
+    units: int, agents: Sequence[str], scenarios: int = 5, time_scale: float = 1.0
+) -> dict[str, dict[str, float]]:
+    """Search effort of the first decision of a battle (mean over ``scenarios`` scenarios).
+
+    MCTS reports iterations (each one expansion of a whole turn and one playout), PGS its
+    playouts and cache hits; both report forward-model calls and CPU seconds. Later decisions of
+    a battle near its end run faster (shorter playouts, terminal nodes), so this is the figure
+    to compare with the paper's "hundreds of iterations" at the start of a battle.
+    """
+    import stratagem.baselines.cotg_combat  # noqa: F401  (registers the agents)
+    from stratagem.baselines.agent import make_agent
+    from stratagem.envs.cotg_combat import CotgCombatGame
+
+    game = CotgCombatGame(units=units)
+    game.grid.dist  # noqa: B018  (build the distance table outside the timing)
+    out: dict[str, dict[str, float]] = {}
+    for name in agents:
+        agent = make_agent(agent_spec(name, time_scale), game)
+        rows: dict[str, list[float]] = defaultdict(list)
+        for scenario in range(scenarios):
+            state = game.new_initial_state(2018 + scenario)
+            agent.reset()
+            agent.act(state, rng=np.random.default_rng(scenario))
+            for key in ("iterations", "playouts", "cache_hits", "fm_calls", "cpu_seconds"):
+                if key in agent.last_stats:
+                    rows[key].append(float(agent.last_stats[key]))
+        out[name] = {key: float(np.mean(values)) for key, values in rows.items()}
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``run`` a round robin, or ``report`` result files as Markdown."""
     parser = argparse.ArgumentParser(prog="python3 -m stratagem.baselines.cotg_combat.experiments")
@@ -403,7 +479,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     report.add_argument("files", nargs="+")
     report.add_argument("--title", default="")
     report.add_argument("--json", action="store_true", help="print the summary as JSON")
+    playouts = sub.add_parser("playouts", help="measure script playouts per second")
+    playouts.add_argument("--units", type=int, nargs="+", default=[5, 32])
+    playouts.add_argument("--seconds", type=float, default=3.0)
+    effort = sub.add_parser("iterations", help="search effort of a battle's first decision")
+    effort.add_argument("--units", type=int, nargs="+", default=[5, 16, 32])
+    effort.add_argument("--agents", default="PGS_1_0,PGS_3_3,PGS_5_5,MCTS_100,MCTS_HP_100")
+    effort.add_argument("--scenarios", type=int, default=5)
+    effort.add_argument("--time-scale", type=float, default=1.0)
     args = parser.parse_args(argv)
+    if args.command == "iterations":
+        print("| units | agent | iterations | playouts | cache hits | fm calls | CPU s |")
+        print("|---|---|---|---|---|---|---|")
+        for units in args.units:
+            result = measure_iterations(
+                units, args.agents.split(","), args.scenarios, args.time_scale
+            )
+            for name, row in result.items():
+                cells = [
+                    f"{row[k]:,.0f}" if k in row else ""
+                    for k in ("iterations", "playouts", "cache_hits", "fm_calls")
+                ]
+                print(
+                    f"| {units}v{units} | {name} | "
+                    + " | ".join(cells)
+                    + f" | {row.get('cpu_seconds', 0):.3f} |"
+                )
+        return 0
+    if args.command == "playouts":
+        for units in args.units:
+            result = measure_playouts(units, args.seconds)
+            print(f"{units}v{units}: " + ", ".join(f"{k} {v:,.1f}" for k, v in result.items()))
+        return 0
     if args.command == "run":
         records = run_round_robin(
             args.agents.split(","),
