@@ -155,6 +155,7 @@ def _names() -> list[str]:
 
 ACTION_NAMES: tuple[str, ...] = tuple(_names())
 _ACTION_OF: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
+_ACTION_OF_LOWER: dict[str, int] = {name.lower(): i for i, name in enumerate(ACTION_NAMES)}
 EXTRA_NAMES: tuple[str, ...] = ACTION_NAMES[PAPER_SIZE:]
 
 
@@ -186,9 +187,8 @@ def string_to_action(text: str) -> int:
     key = re.sub(r"\s+", " ", str(text).strip())
     if key in _ACTION_OF:
         return _ACTION_OF[key]
-    for name, index in _ACTION_OF.items():
-        if name.lower() == key.lower():
-            return index
+    if key.lower() in _ACTION_OF_LOWER:
+        return _ACTION_OF_LOWER[key.lower()]
     raise ValueError(f"terra_mystica: unknown action {text!r}")
 
 

@@ -121,9 +121,12 @@ def render_text(st: TerraMysticaState) -> str:
 
 
 def render_rgb(st: TerraMysticaState, hex_px: int = 16) -> np.ndarray:
-    """Picture: hex map (buildings as squares in the owner's colour), cult board, resources."""
+    """Picture: hex map (buildings as squares in the owner's colour), cult board, resources.
+
+    Buildings grow with their kind (D smallest, SH/SA largest); a gold line marks a town.
+    """
     h = hex_px
-    map_w = 27 * h // 2 * 2
+    map_w = 13 * h + h // 2 + 2
     map_h = ROWS * h
     cult_w = 4 * h
     height = map_h + (st.n + 1) * h
@@ -157,7 +160,7 @@ def render_rgb(st: TerraMysticaState, hex_px: int = 16) -> np.ndarray:
             xs = x0 + 2 + (p % 3) * 4
             ys = y + 2 + (p // 3) * 4
             img[ys : ys + 3, xs : xs + 3] = _SEAT_RGB[p % 5]
-    # resource bars: coins, workers, priests, power III, VP / 2 (one pixel per unit)
+    # resource bars: coins, workers, priests, power III, VP / 4 (one pixel per unit, max 40)
     for p in range(st.n):
         d = st.pd[p]
         y0 = map_h + (p + 1) * h
@@ -168,13 +171,11 @@ def render_rgb(st: TerraMysticaState, hex_px: int = 16) -> np.ndarray:
             (d[W], (120, 80, 40)),
             (d[P], (90, 90, 90)),
             (d[P3], (160, 0, 200)),
-            (d[VP] // 2, (0, 120, 0)),
+            (d[VP] // 4, (0, 120, 0)),
         ):
-            length = min(int(value), 80)
+            length = max(0, min(int(value), 40))
             img[y0 + 2 : y0 + h - 2, x : x + length] = colour
-            x += 82
-            if x >= img.shape[1]:
-                break
+            x += 44
     return img
 
 
