@@ -151,11 +151,29 @@ def pass_vp(st: TerraMysticaState, p: int) -> int:
     return vp
 
 
+_NETWORK_CACHE: dict[tuple[int, ...], int] = {}
+
+
 def network_size(st: TerraMysticaState, p: int) -> int:
-    """Largest group of own buildings linked by adjacency, bridges, shipping or teleport range."""
+    """Largest group of own buildings linked by adjacency, bridges, shipping or teleport range.
+
+    Memoised on everything it depends on (planners evaluate the same boards many times).
+    """
     mine = st.mine[p]
     if not mine:
         return 0
+    d = st.pd[p]
+    key = (st.fac[p], mine, st.bmask, st.mriv, d[SHIP], d[CARPET])
+    size = _NETWORK_CACHE.get(key)
+    if size is None:
+        if len(_NETWORK_CACHE) > 200_000:
+            _NETWORK_CACHE.clear()
+        size = _NETWORK_CACHE[key] = _network_size(st, p)
+    return size
+
+
+def _network_size(st: TerraMysticaState, p: int) -> int:
+    mine = st.mine[p]
     f = st.F[p]
     d = st.pd[p]
     cells = list(iter_bits(mine))
