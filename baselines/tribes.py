@@ -397,6 +397,8 @@ class TribesRuleBasedAgent(BaseAgent):
         """One of the best-scored legal actions, uniformly at random."""
         if not isinstance(state, TribesState):
             raise ValueError("the Tribes rule-based agent plays Tribes states only")
+        if state.is_terminal():
+            raise ValueError("the Tribes rule-based agent cannot act in a finished game")
         scored = self.scores(state)
         best = max(scored.values())
         choices = [a for a, v in scored.items() if v == best]

@@ -13,8 +13,8 @@ CONFIGS = (
     {},
     {"num_players": 3, "mode": "score"},
     {"num_players": 4, "observability": "partial"},
-    {"level": "SampleLevel2p", "observability": "partial", "mode": "score"},
-    {"level": "paper"},
+    {"map": "SampleLevel2p", "observability": "partial", "mode": "score"},
+    {"map": "paper"},
 )
 
 

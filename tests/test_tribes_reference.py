@@ -363,7 +363,7 @@ def test_random_game_matches_the_reference(index):
     trace = _traces()[index]
     tribes = trace["tribes"]
     game = TribesGame(
-        level=f"seed:{trace['level_seed']}",
+        map=f"seed:{trace['level_seed']}",
         tribes=tribes,
         num_players=len(tribes.split(",")),
     )

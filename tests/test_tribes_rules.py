@@ -676,7 +676,7 @@ def test_turn_limit_ranks_by_score():
 
 
 def test_start_of_game_figures():
-    game = TribesGame(level="SampleLevel2p")
+    game = TribesGame(map="SampleLevel2p")
     s = game.new_initial_state(0)
     assert s.tick == 0 and s.current_player == 0
     assert s.stars == [5, 5] and s.score[0] == 515
@@ -813,7 +813,7 @@ def test_bad_levels_and_options_are_clear_errors():
     with pytest.raises(LevelError, match="at least 2"):
         parse_level("c:0,.:\n.:,.:")
     with pytest.raises(LevelError, match="unknown tribes level"):
-        TribesGame(level="NoSuchLevel")
+        TribesGame(map="NoSuchLevel")
     with pytest.raises(ValueError, match="unknown tribe"):
         TribesGame(tribes="xin_xi,vikings")
     with pytest.raises(ValueError, match="mode"):

@@ -28,7 +28,7 @@ def register_game() -> None:
         *,
         num_players: int = 2,
         tribes: str = "",
-        level: str = "",
+        map: str = "",
         map_size: int = 0,
         mode: str = "capitals",
         max_turns: int = 0,
@@ -38,7 +38,7 @@ def register_game() -> None:
         return TribesGame(
             num_players=num_players,
             tribes=tribes,
-            level=level,
+            map=map,
             map_size=map_size,
             mode=mode,
             max_turns=max_turns,
@@ -56,8 +56,8 @@ def register_game() -> None:
             {"max_turns": 5},
             {"num_players": 3, "mode": "score", "max_turns": 3},
             {"num_players": 4, "observability": "partial", "max_turns": 2},
-            {"level": "SampleLevel2p", "mode": "score", "observability": "partial", "max_turns": 4},
-            {"level": "MinimalLevel2", "max_turns": 6},
+            {"map": "SampleLevel2p", "mode": "score", "observability": "partial", "max_turns": 4},
+            {"map": "MinimalLevel2", "max_turns": 6},
         ),
         rule_based_agent="stratagem.baselines.tribes:TribesRuleBasedAgent",
     )

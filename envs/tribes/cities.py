@@ -354,14 +354,13 @@ def city_actions(s: TribesState, cid: int, out: list[int], n: int, A: object) ->
     can_grow = techs >> C.SPIRITUALISM & 1 and stars >= C.GROW_FOREST_COST
     build0 = A.BUILD0  # type: ignore[attr-defined]
     in_city = None
+    by_terrain = {ter: [b for b in kinds if b in ok] for ter, kinds in _BY_TERRAIN.items()}
     for tile in tiles:
         ter = terrain[tile]
         b_here = building[tile]
         if b_here < 0:
             if ok:
-                for b in _BY_TERRAIN[ter]:
-                    if b not in ok:
-                        continue
+                for b in by_terrain[ter]:
                     spec = C.BUILDINGS[b]
                     if spec.resource >= 0 and resource[tile] != spec.resource:
                         continue

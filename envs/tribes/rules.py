@@ -155,10 +155,11 @@ class TribesGame(Game):
         tribes: Tribe names (``"xin_xi,imperius"``); default the first ``num_players`` of
             Xin-Xi, Imperius, Bardur, Oumaji. Seats follow the turn order, which is the reading
             order of the capitals on the map (as in the reference), not this list's order.
-        level: ``""`` generates a level from the game seed; ``"seed:N"`` always the level of
-            seed N; ``"paper"`` one of the 25 levels of the paper's tournament, chosen by the
-            game seed (``"paper:K"`` the K-th); a bundled level name (``"SampleLevel2p"``) or a
-            ``.csv`` path loads that level.
+        map: The level. ``""`` generates one from the game seed; ``"seed:N"`` always the level
+            of seed N; ``"paper"`` one of the 25 levels of the paper's tournament, chosen by the
+            game seed, ``"paper:K"`` the K-th (``--maps paper:0-24`` plays them all in a
+            tournament); a bundled level name (``"SampleLevel2p"``) or a ``.csv`` path loads
+            that level.
         map_size: Side of generated levels (0: 11, 14 or 16 for 2, 3 or 4 tribes).
         mode: ``"capitals"`` (win by holding every capital; 50 turns) or ``"score"`` (30 turns).
         max_turns: Last turn played (0: the mode's, 50 or 30); smaller values make short games.
@@ -175,7 +176,7 @@ class TribesGame(Game):
         *,
         num_players: int = 2,
         tribes: str | Sequence[str] = "",
-        level: str = "",
+        map: str = "",
         map_size: int = 0,
         mode: str = "capitals",
         max_turns: int = 0,
@@ -194,8 +195,9 @@ class TribesGame(Game):
             raise ValueError(f"tribes: max_turns must be an integer >= 0, got {max_turns!r}")
         if isinstance(map_size, bool) or not isinstance(map_size, int) or map_size < 0:
             raise ValueError(f"tribes: map_size must be an integer >= 0, got {map_size!r}")
-        if not isinstance(level, str):
-            raise ValueError(f"tribes: level must be a string, got {level!r}")
+        if not isinstance(map, str):
+            raise ValueError(f"tribes: map must be a string, got {map!r}")
+        level = map
         if isinstance(initial_land, bool) or not isinstance(initial_land, (int, float)):
             raise ValueError(f"tribes: initial_land must be a number, got {initial_land!r}")
         self.mode = C.MODE_NAMES.index(mode)
@@ -264,7 +266,7 @@ class TribesGame(Game):
         config = {
             "num_players": num_players,
             "tribes": ",".join(C.TRIBE_KEYS[t] for t in self.tribe_types),
-            "level": level,
+            "map": level,
             "map_size": map_size,
             "mode": mode,
             "max_turns": max_turns,
@@ -894,11 +896,30 @@ class TribesState(State):
         return A.PLANE_KIND[plane]
 
     def action_group(self, action: int) -> str:
-        """The paper's root-prioritisation group of an action: ``unit``, ``city`` or ``tribe``."""
-        plane = action // self.geo.n
+        """The paper's root-prioritisation group of an action: ``unit``, ``city`` or ``tribe``.
+
+        Research and roads are tribe actions. The reference offers the tribe group only when it
+        holds more than the end of the turn, so ``end_turn`` is a tribe action only next to
+        research or road actions; otherwise it joins the unit group (or the city group), so that
+        a planner drawing a group never draws "end the turn" alone.
+        """
+        n = self.geo.n
+        plane = action // n
         if plane in A.UNIT_PLANES:
             return "unit"
         if plane in A.CITY_PLANES:
+            return "city"
+        end = self.game.end_turn_action
+        if action != end:
+            return "tribe"
+        if self._legal is None:
+            self._compute_legal()
+        legal = self._legal
+        if any(a >= A.BUILD_ROAD * n and a != end for a in legal):  # type: ignore[union-attr]
+            return "tribe"
+        if legal and legal[0] < (A.UPGRADE + 1) * n:  # type: ignore[index]
+            return "unit"
+        if len(legal) > 1:  # type: ignore[arg-type]
             return "city"
         return "tribe"
 
