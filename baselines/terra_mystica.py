@@ -24,7 +24,6 @@ import numpy as np
 from stratagem.baselines.agent import BaseAgent
 from stratagem.envs.core import Game, State
 from stratagem.envs.terra_mystica import actions as A
-from stratagem.envs.terra_mystica.buildings import reach_masks
 from stratagem.envs.terra_mystica.factions import (
     AUREN,
     CHAOSMAGICIANS,
@@ -39,7 +38,6 @@ from stratagem.envs.terra_mystica.factions import (
     WITCHES,
 )
 from stratagem.envs.terra_mystica.fields import (
-    BON,
     CULT,
     DIG,
     KEY,
@@ -60,7 +58,6 @@ from stratagem.envs.terra_mystica.map import (
     LAND_CELLS,
     NUM_CELLS,
     SHIP_MASK,
-    TERRAIN0,
 )
 from stratagem.envs.terra_mystica.rules import (
     ACTION,
@@ -77,7 +74,6 @@ from stratagem.envs.terra_mystica.scoring import (
     network_size,
     rank_points,
 )
-from stratagem.envs.terra_mystica.tiles import BONUS
 
 __all__ = ["TerraMysticaEvaluator", "TerraMysticaRuleBasedAgent"]
 
@@ -439,16 +435,3 @@ class TerraMysticaRuleBasedAgent(BaseAgent):
         self._plan = plan[1:]
         self._plan_key = key
         return plan[0]
-
-    # ---------------------------------------------------------------- reporting
-    @staticmethod
-    def reach(st: TerraMysticaState, p: int) -> int:
-        """Number of empty land hexes ``p`` reaches now (for analyses)."""
-        direct, tele = reach_masks(st, p, False)
-        occupied = 0
-        for m in st.mine:
-            occupied |= m
-        return bin((direct | tele) & ~occupied).count("1")
-
-
-_ = (BON, BONUS, DIG, SHIP, TERRAIN0)

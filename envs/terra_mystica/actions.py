@@ -115,9 +115,6 @@ def _cell_label(cell: int) -> str:
     return f"{'ABCDEFGHI'[r]}@{c}"
 
 
-_LABEL_CELL = {_cell_label(c): c for c in range(NUM_CELLS)}
-
-
 def _names() -> list[str]:
     names: list[str] = []
     for k in range(18):
@@ -190,6 +187,3 @@ def string_to_action(text: str) -> int:
     if key.lower() in _ACTION_OF_LOWER:
         return _ACTION_OF_LOWER[key.lower()]
     raise ValueError(f"terra_mystica: unknown action {text!r}")
-
-
-_ = _LABEL_CELL

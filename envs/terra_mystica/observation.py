@@ -86,7 +86,6 @@ from stratagem.envs.terra_mystica.fields import (
 )
 from stratagem.envs.terra_mystica.map import (
     BRIDGE_RIVERS,
-    BRIDGE_SLOTS,
     COLS,
     GRID_COLS,
     NAMES,
@@ -333,6 +332,3 @@ def encode(st: TerraMysticaState, me: int) -> np.ndarray:
             row[24] = x[R.X_DIG]
             row[25] = x[R.X_HOME]
     return obs
-
-
-_ = BRIDGE_SLOTS

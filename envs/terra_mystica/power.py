@@ -7,10 +7,9 @@ one player's integer record (see :mod:`stratagem.envs.terra_mystica.fields`).
 
 from __future__ import annotations
 
-from stratagem.envs.terra_mystica.fields import MAXP, P1, P2, P3, VP, C, P, W
+from stratagem.envs.terra_mystica.fields import MAXP, P1, P2, P3, VP, P
 
 __all__ = [
-    "CONVERSIONS",
     "burn",
     "gain_power",
     "gain_priests",
@@ -69,17 +68,3 @@ def leech_amount(d: list[int], offered: int) -> int:
         n = d[VP] + 1
     cap = 2 * d[P1] + d[P2]
     return n if n < cap else cap
-
-
-#: Free conversions: name -> (what is paid, what is gained), one unit each.
-CONVERSIONS = {
-    "burn": (("P2", 2), ("P3", 1)),
-    "1PW->1C": (("PW", 1), ("C", 1)),
-    "3PW->1W": (("PW", 3), ("W", 1)),
-    "5PW->1P": (("PW", 5), ("P", 1)),
-    "1P->1W": (("P", 1), ("W", 1)),
-    "1P->1C": (("P", 1), ("C", 1)),
-    "1W->1C": (("W", 1), ("C", 1)),
-}
-
-_ = (C, W)

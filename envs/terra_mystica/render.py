@@ -40,7 +40,7 @@ from stratagem.envs.terra_mystica.map import (
     TERRAIN_LETTERS,
     cell_name,
 )
-from stratagem.envs.terra_mystica.tiles import BONUS_NAMES, CULT_NAMES, SCORING_NAMES
+from stratagem.envs.terra_mystica.tiles import BONUS_NAMES, SCORING_NAMES
 
 if TYPE_CHECKING:
     from stratagem.envs.terra_mystica.rules import TerraMysticaState
@@ -177,6 +177,3 @@ def render_rgb(st: TerraMysticaState, hex_px: int = 16) -> np.ndarray:
             img[y0 + 2 : y0 + h - 2, x : x + length] = colour
             x += 44
     return img
-
-
-_ = CULT_NAMES

@@ -28,7 +28,7 @@ from typing import Any
 
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.terra_mystica import actions as A
-from stratagem.envs.terra_mystica.factions import BUILDING_NAMES, FACTION_NAMES
+from stratagem.envs.terra_mystica.factions import FACTION_NAMES
 from stratagem.envs.terra_mystica.fields import P1, P2, P3, VP, C, P, W
 from stratagem.envs.terra_mystica.map import (
     BRIDGE_SLOT_OF,
@@ -790,6 +790,3 @@ def replay_file(path: str | Path, manifest: str | Path | None = None) -> ReplayR
             f"{path.name}: final VP {result.final_vp} differ from the ledger's {result.ledger_vp}"
         )
     return result
-
-
-_ = (BUILDING_NAMES, W)

@@ -46,7 +46,6 @@ from stratagem.envs.terra_mystica.factions import (
     ALCHEMISTS,
     AUREN,
     BUILDING_NAMES,
-    BUILDING_STOCK,
     CHAOSMAGICIANS,
     CULTISTS,
     DARKLINGS,
@@ -74,7 +73,6 @@ from stratagem.envs.terra_mystica.fields import (
     DIG,
     FAV6_USED,
     FAVS,
-    KEY,
     MAXP,
     NB,
     P1,
@@ -94,7 +92,6 @@ from stratagem.envs.terra_mystica.fields import (
 )
 from stratagem.envs.terra_mystica.map import (
     BRIDGE_SLOTS,
-    CELL_OF,
     LAND_ADJ_MASK,
     LAND_CELLS,
     LAND_MASK,
@@ -115,12 +112,10 @@ from stratagem.envs.terra_mystica.scoring import (
 )
 from stratagem.envs.terra_mystica.terraform import COST, spade_cost
 from stratagem.envs.terra_mystica.tiles import (
-    BONUS,
     BONUS_NAMES,
     FAVORS,
     SCORING,
     SCORING_NAMES,
-    TOWN_NAMES,
     TOWNS,
 )
 
@@ -1932,6 +1927,3 @@ class TerraMysticaState(State):
         if not 1 <= r <= 6:
             raise ValueError(f"terra_mystica: round {r} has no scoring tile")
         return SCORING_NAMES[self.score_tiles[r - 1]]
-
-
-_ = (BUILDING_STOCK, CELL_OF, KEY, TOWN_NAMES, BONUS)

@@ -20,7 +20,6 @@ from stratagem.envs.terra_mystica.buildings import adjacent_mask, iter_bits
 from stratagem.envs.terra_mystica.factions import (
     ALCHEMISTS,
     ENGINEERS,
-    FAKIRS,
     MERMAIDS,
 )
 from stratagem.envs.terra_mystica.fields import (
@@ -248,6 +247,3 @@ def resource_vp(st: TerraMysticaState, p: int) -> int:
     d[C] -= vp * rate
     d[VP] += vp
     return vp
-
-
-_ = (FAKIRS, P1)
