@@ -179,6 +179,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from stratagem.baselines.tournament import read_results
 
     records = read_results(args.results)
+    if args.games is not None:  # the first games of every pairing (tournaments are game-major)
+        records = [r for r in records if r["index"] < args.games]
     print(
         "| agent 1 | agent 2 | paper: agent 1 win % (se) | paper: agent 2 win % (se) "
         "| ours: agent 1 win % (se) | ours: agent 2 win % (se) | draws % | games |"
@@ -377,6 +379,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     k = sub.add_parser("compare", help="a table results file next to the paper's Table II-IV")
     k.add_argument("game", choices=sorted(GAMES), help="ktk, pta or tk")
     k.add_argument("results", help="JSON Lines file written by 'table --out'")
+    k.add_argument("--games", type=int, default=None, help="count only each pair's first games")
     k.set_defaults(func=_cmd_compare)
     s = sub.add_parser("sweep", help="SCSA SIZE_LIMIT sweep against Rule-based (Figure 5)")
     common(s, 10)
