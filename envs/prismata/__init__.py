@@ -52,6 +52,8 @@ def register_game() -> None:
                 "turn_limit": 80,
             },
         ),
+        rule_based_agent="stratagem.baselines.prismata:PrismataRuleBasedAgent",
+        evaluator="stratagem.baselines.prismata.evaluator:PrismataEvaluator",
     )
 
 

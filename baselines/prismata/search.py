@@ -1,0 +1,416 @@
+"""Hierarchical Portfolio Search: Alpha-Beta and UCT over portfolio turns, playout evaluation.
+
+Source: the HPS paper (``papers/prismata_hps.txt``, Algorithm 1) and ``specs/prismata_rules.md``
+sections 8.4-8.6 (davechurchill/PrismataAI ``StackAlphaBetaSearch``, ``UCTSearch``, ``Eval``).
+
+* A search node is a position at the start of a player-turn; its children are the distinct
+  whole turns of a :class:`~stratagem.baselines.prismata.portfolio.Portfolio` (the root may use
+  a portfolio of its own), at most ``max_children`` of them, generated lazily.
+* Leaves are valued by a symmetric playout: both sides play the same scripted player to the end
+  of the game; the score is ``10000 - turns`` for a win of the searching player, ``-10000 +
+  turns`` for a loss (fast wins and slow losses preferred) and 0 for a draw. UCT counts wins
+  only (draw 1/2).
+* Alpha-Beta deepens iteratively (depth in player-turns) until the time limit, the depth limit
+  or an iteration that expands no new node; players need not alternate (the node's mover says
+  who maximises). It returns the best root turn of the deepest completed iteration.
+* UCT adds one child per visit, tries unvisited children first, then maximises
+  ``winrate + C * sqrt(ln N / n)`` (``1 - winrate`` at the opponent's nodes), C = 2, and plays
+  the most visited root turn.
+
+Our additions, for a Python engine: a ``max_playouts`` budget (machine-independent, for
+reproducible experiments) next to the reference's time limit, and per-decision statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from stratagem.baselines.prismata import heuristics as H
+from stratagem.baselines.prismata.portfolio import PartialSequence, Portfolio
+from stratagem.envs.prismata.rules import PrismataState
+
+__all__ = [
+    "AlphaBetaPlayer",
+    "SearchStats",
+    "SequencePlayer",
+    "TurnPlayer",
+    "UCTPlayer",
+    "playout",
+]
+
+WIN_SCORE = 10000.0
+
+
+@dataclass
+class SearchStats:
+    """What the last decision cost and found.
+
+    Attributes:
+        playouts: Playout evaluations run.
+        nodes: Search nodes expanded (Alpha-Beta) or traversals (UCT).
+        depth: Deepest completed Alpha-Beta iteration.
+        children: Candidate turns at the root.
+        seconds: Wall time of the decision.
+        extra: Search-specific figures.
+    """
+
+    playouts: int = 0
+    nodes: int = 0
+    depth: int = 0
+    children: int = 0
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class TurnPlayer:
+    """Something that chooses a whole turn: the reference's ``Player``."""
+
+    name = "player"
+    last_stats: SearchStats | None = None
+
+    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
+        """The actions of the whole turn of ``state.current_player``."""
+        raise NotImplementedError
+
+
+class SequencePlayer(TurnPlayer):
+    """A fixed partial player per phase (Playout, Docile, Random bots)."""
+
+    def __init__(self, sequence: PartialSequence, name: str = "") -> None:
+        self.sequence = sequence
+        self.name = name or sequence.name
+
+    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
+        """The sequence's turn."""
+        return self.sequence.play_turn(state, rng).actions
+
+    def next_state(self, state: PrismataState, rng: np.random.Generator) -> PrismataState:
+        """The state after this player's turn (the playout step)."""
+        return self.sequence.play_turn(state, rng).state
+
+
+class RandomPortfolioPlayer(TurnPlayer):
+    """One uniformly random partial player per phase from a portfolio (Medium, Easy bots)."""
+
+    def __init__(self, portfolio: Portfolio, name: str = "") -> None:
+        self.portfolio = portfolio
+        self.name = name or f"random({portfolio.name})"
+
+    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
+        return self.portfolio.random_turn(state, rng).actions
+
+
+def playout(
+    state: PrismataState, players: tuple[SequencePlayer, SequencePlayer], rng: np.random.Generator
+) -> tuple[int | None, int]:
+    """Play ``players`` (per seat) to the end; returns ``(winner or -1 for a draw, turns)``."""
+    s = state
+    turns = 0
+    while s.winner is None:
+        s = players[s.current_player].next_state(s, rng)
+        turns += 1
+    return s.winner, turns
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Children:
+    """Lazily generated children of one node: ``(move, state)`` pairs."""
+
+    __slots__ = ("done", "items", "source")
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.items: list[tuple[list[int], PrismataState]] = []
+        self.done = False
+
+    def get(self, i: int) -> tuple[list[int], PrismataState] | None:
+        while len(self.items) <= i and not self.done:
+            try:
+                self.items.append(next(self.source))
+            except StopIteration:
+                self.done = True
+        return self.items[i] if i < len(self.items) else None
+
+
+class _Budget:
+    def __init__(self, time_limit_ms: float, max_playouts: int) -> None:
+        self.start = time.perf_counter()
+        self.deadline = self.start + time_limit_ms / 1000.0 if time_limit_ms > 0 else None
+        self.max_playouts = max_playouts
+        self.playouts = 0
+
+    def out(self) -> bool:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return True
+        return bool(self.max_playouts) and self.playouts >= self.max_playouts
+
+
+class _Searcher(TurnPlayer):
+    """What Alpha-Beta and UCT share: portfolios, evaluation, budget."""
+
+    def __init__(
+        self,
+        root_portfolio: Portfolio,
+        portfolio: Portfolio,
+        playout_player: SequencePlayer | None,
+        *,
+        evaluation: str = "playout",
+        time_limit_ms: float = 1000.0,
+        max_playouts: int = 0,
+        max_children: int = 40,
+        name: str = "",
+    ) -> None:
+        if evaluation not in ("playout", "willscore"):
+            raise ValueError(f"evaluation must be 'playout' or 'willscore', got {evaluation!r}")
+        if evaluation == "playout" and playout_player is None:
+            raise ValueError("playout evaluation needs a playout player")
+        if time_limit_ms <= 0 and max_playouts <= 0:
+            raise ValueError("a search needs a time limit or a playout budget")
+        self.root_portfolio = root_portfolio
+        self.portfolio = portfolio
+        self.playout_player = playout_player
+        self.evaluation = evaluation
+        self.time_limit_ms = float(time_limit_ms)
+        self.max_playouts = int(max_playouts)
+        self.max_children = int(max_children)
+        self.name = name or type(self).__name__
+
+    def _children(self, state: PrismataState, root: bool, rng: np.random.Generator) -> _Children:
+        portfolio = self.root_portfolio if root else self.portfolio
+        source = portfolio.children(state, rng)
+        if self.max_children:
+            source = _limit(source, self.max_children)
+        return _Children(source)
+
+    def _playout(
+        self, state: PrismataState, rng: np.random.Generator, budget: _Budget
+    ) -> tuple[int | None, int]:
+        budget.playouts += 1
+        pp = self.playout_player
+        return playout(state, (pp, pp), rng)  # type: ignore[arg-type]
+
+
+def _limit(source: Any, n: int) -> Any:
+    for i, item in enumerate(source):
+        if i >= n:
+            return
+        yield item
+
+
+class AlphaBetaPlayer(_Searcher):
+    """HPS with Alpha-Beta and iterative deepening (Master/Hard and Expert bots).
+
+    Args:
+        root_portfolio: Portfolio of the root's turns.
+        portfolio: Portfolio of the other nodes' turns.
+        playout_player: Scripted player of the evaluation playouts (both sides).
+        evaluation: ``"playout"`` (the bots) or ``"willscore"`` (summed unit values).
+        time_limit_ms: Wall-clock limit per decision (0: none).
+        max_playouts: Evaluation budget per decision (0: none).
+        max_depth: Deepest iteration, in player-turns.
+        max_children: Most turns generated per node.
+    """
+
+    def __init__(self, *args: Any, max_depth: int = 20, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if max_depth < 1:
+            raise ValueError(f"max_depth must be at least 1, got {max_depth}")
+        self.max_depth = min(int(max_depth), 50)
+
+    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
+        """Iteratively deepened Alpha-Beta over portfolio turns; the best root turn."""
+        budget = _Budget(self.time_limit_ms, self.max_playouts)
+        stats = SearchStats()
+        self._root_player = state.current_player
+        self._rng = rng
+        self._budget = budget
+        self._stats = stats
+        self._cache: dict[tuple[int, ...], _Children] = {}
+        best_move: list[int] | None = None
+        partial_best: list[int] | None = None
+        previous_nodes = -1
+        for depth in range(1, self.max_depth + 1):
+            self._iteration = {"move": None, "value": -math.inf}
+            before = stats.nodes
+            try:
+                self._search(state, 0, depth, -math.inf, math.inf, ())
+            except _Timeout:
+                partial_best = self._iteration["move"]
+                break
+            best_move = self._iteration["move"]
+            stats.depth = depth
+            expanded = stats.nodes - before
+            if expanded == previous_nodes:
+                break
+            previous_nodes = expanded
+            if budget.out():
+                break
+        root = self._cache.get(())
+        stats.children = len(root.items) if root is not None else 0
+        stats.seconds = time.perf_counter() - budget.start
+        stats.playouts = budget.playouts
+        self.last_stats = stats
+        if best_move is None:
+            best_move = partial_best
+        if best_move is None:  # not even one child valued: the first root turn
+            first = self._children_of(state, ())
+            item = first.get(0)
+            best_move = item[0] if item is not None else []
+        self._cache = {}
+        return best_move
+
+    def _children_of(self, state: PrismataState, path: tuple[int, ...]) -> _Children:
+        children = self._cache.get(path)
+        if children is None:
+            children = self._cache[path] = self._children(state, not path, self._rng)
+        return children
+
+    def _evaluate(self, state: PrismataState) -> float:
+        if self.evaluation == "willscore":
+            me = self._root_player
+            if state.winner is not None:
+                return (
+                    0.0 if state.winner < 0 else (WIN_SCORE if state.winner == me else -WIN_SCORE)
+                )
+            return H.will_score_sum(state, me) - H.will_score_sum(state, 1 - me)
+        winner, turns = self._playout(state, self._rng, self._budget)
+        if winner is None or winner < 0:
+            return 0.0
+        return WIN_SCORE - turns if winner == self._root_player else -WIN_SCORE + turns
+
+    def _search(
+        self,
+        state: PrismataState,
+        depth: int,
+        max_depth: int,
+        alpha: float,
+        beta: float,
+        path: tuple[int, ...],
+    ) -> float:
+        if self._budget.out():
+            raise _Timeout
+        self._stats.nodes += 1
+        if depth >= max_depth or state.winner is not None:
+            return self._evaluate(state)
+        children = self._children_of(state, path)
+        maximise = state.current_player == self._root_player
+        i = 0
+        while True:
+            item = children.get(i)
+            if item is None:
+                break
+            move, child = item
+            if depth == 0 and self._iteration["move"] is None:
+                self._iteration["move"] = move
+            value = self._search(child, depth + 1, max_depth, alpha, beta, (*path, i))
+            if maximise and value > alpha:
+                alpha = value
+            elif not maximise and value < beta:
+                beta = value
+            if depth == 0 and value > self._iteration["value"]:
+                self._iteration["move"] = move
+                self._iteration["value"] = value
+            if alpha >= beta:
+                break
+            i += 1
+        return alpha if maximise else beta
+
+
+class _Node:
+    __slots__ = ("children", "move", "mover", "source", "state", "visits", "wins")
+
+    def __init__(self, state: PrismataState, mover: int, move: list[int]) -> None:
+        self.state = state
+        self.mover = mover
+        self.move = move
+        self.children: list[_Node] = []
+        self.source: _Children | None = None
+        self.visits = 0
+        self.wins = 0.0
+
+
+class UCTPlayer(_Searcher):
+    """HPS with UCT (the Master bot).
+
+    Args:
+        root_portfolio: Portfolio of the root's turns.
+        portfolio: Portfolio of the other nodes' turns.
+        playout_player: Scripted player of the playouts (both sides).
+        time_limit_ms: Wall-clock limit per decision (0: none).
+        max_playouts: Playout budget per decision (0: none).
+        max_traversals: Most traversals per decision (the reference's 100000).
+        max_children: Most turns generated per node.
+        c: Exploration constant (2.0).
+    """
+
+    def __init__(
+        self, *args: Any, max_traversals: int = 100000, c: float = 2.0, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_traversals = int(max_traversals)
+        self.c = float(c)
+
+    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
+        """UCT over portfolio turns; the most visited root turn."""
+        budget = _Budget(self.time_limit_ms, self.max_playouts)
+        self._root_player = state.current_player
+        self._rng = rng
+        self._budget = budget
+        root = _Node(state, -1, [])
+        traversals = 0
+        while traversals < max(1, self.max_traversals):
+            self._traverse(root, root)
+            traversals += 1
+            if budget.out() or (len(root.children) == 1 and root.source.done):  # type: ignore[union-attr]
+                break
+        best = max(root.children, key=lambda n: n.visits) if root.children else None
+        self.last_stats = SearchStats(
+            playouts=budget.playouts,
+            nodes=traversals,
+            children=len(root.children),
+            seconds=time.perf_counter() - budget.start,
+            extra={"visits": [n.visits for n in root.children]},
+        )
+        return best.move if best is not None else []
+
+    def _traverse(self, node: _Node, root: _Node) -> int | None:
+        state = node.state
+        if node is not root and node.visits == 0:
+            winner, _ = self._playout(state, self._rng, self._budget)
+        elif state.winner is not None:
+            winner = state.winner
+        else:
+            if node.source is None:
+                node.source = self._children(state, node is root, self._rng)
+            if not self.max_children or len(node.children) < self.max_children:
+                item = node.source.get(len(node.children))
+                if item is not None:
+                    node.children.append(_Node(item[1], state.current_player, item[0]))
+            winner = self._traverse(self._select(node), root)
+        node.visits += 1
+        if winner == self._root_player:
+            node.wins += 1.0
+        elif winner is None or winner < 0:
+            node.wins += 0.5
+        return winner
+
+    def _select(self, node: _Node) -> _Node:
+        maximise = node.children[0].mover == self._root_player
+        log_n = math.log(max(1, node.visits))
+        best, best_value = node.children[0], -math.inf
+        for child in node.children:
+            if child.visits == 0:
+                return child
+            rate = child.wins / child.visits
+            value = (rate if maximise else 1.0 - rate) + self.c * math.sqrt(log_n / child.visits)
+            if value > best_value:
+                best, best_value = child, value
+        return best

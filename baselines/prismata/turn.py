@@ -1,0 +1,232 @@
+"""A player-turn under construction: the scratch pad of the partial players.
+
+The reference's partial players click, buy and also *undo* clicks (an attacker whose attack
+would be wasted, a Drone kept back as a blocker). Our environment has no undo actions, so a
+:class:`Turn` keeps the actions of the turn on a private copy of the state and undoes a click by
+taking it out of that list: the list stays a sequence of ordinary actions that replays on the
+real state. A click is undone only when the reference's engine would allow it (the unit was
+clicked this turn and what the click produced has not been spent since).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stratagem.envs.prismata.rules import (
+    ACTION,
+    C_ABILITY,
+    C_CHARGES,
+    C_TARGET,
+    CHARGES,
+    DELAY,
+    HP,
+    READY,
+    STATUS,
+    USED,
+    K,
+    PrismataState,
+)
+
+__all__ = ["Turn"]
+
+
+def _simple_click(card: int) -> bool:
+    """A click whose undo is a plain refund (no sacrifice, creation, destruction or target)."""
+    script = C_ABILITY[card]
+    if script is None or C_TARGET[card] is not None:
+        return False
+    return not (script.sac or script.create or script.destroy or script.selfsac or script.give)
+
+
+class Turn:
+    """The actions of one player-turn, applied to a private copy of the state.
+
+    Attributes:
+        start: The state the turn started from (the caller's object, never modified).
+        state: The state after :attr:`actions`.
+        player: The player whose turn it is.
+        actions: The actions so far, in order.
+        rng: Random generator of the partial players that need one.
+    """
+
+    __slots__ = ("_snaps", "actions", "lay", "player", "rng", "start", "state")
+
+    def __init__(self, state: PrismataState, rng: np.random.Generator | None = None) -> None:
+        # ``start`` is only read (undo replays clone it), so the caller's state is kept as it
+        # is: callers must not modify it while the turn is in use.
+        self.start = state
+        self.state = state.clone()
+        self.player = state.current_player
+        self.actions: list[int] = []
+        self._snaps: list[list[int]] = []
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.lay = state.game.layout
+
+    def copy(self) -> Turn:
+        """An independent copy (the start state is shared: it is never modified)."""
+        t = Turn.__new__(Turn)
+        t.start = self.start
+        t.state = self.state.clone()
+        t.player = self.player
+        t.actions = self.actions[:]
+        t._snaps = [snap[:] for snap in self._snaps]
+        t.rng = self.rng
+        t.lay = self.lay
+        return t
+
+    # ------------------------------------------------------------------ doing
+    def do(self, action: int) -> None:
+        """Apply ``action`` (must be legal) and record it."""
+        self.state.apply(action)
+        self.actions.append(action)
+        o = 6 * self.player
+        self._snaps.append(self.state.res[o : o + 6])
+
+    @property
+    def acting(self) -> bool:
+        """The turn's player is still to move (the turn has not ended)."""
+        s = self.state
+        return s.winner is None and s.current_player == self.player
+
+    @property
+    def in_action(self) -> bool:
+        """The turn's player is in its action phase with no target pending."""
+        s = self.state
+        return self.acting and s.phase == ACTION and s.pending < 0
+
+    def use(self, slot: int) -> bool:
+        """Click own unit ``slot`` if that is legal (not for targeted clicks)."""
+        s = self.state
+        if not self.in_action or not s.can_use(self.player, slot):
+            return False
+        if C_TARGET[s.u[self.player][slot * K]] is not None:
+            return False
+        self.do(self.lay.use0 + slot)
+        return True
+
+    def target(self, slot: int, enemy_slot: int) -> bool:
+        """Click targeting unit ``slot`` and name enemy unit ``enemy_slot`` if both are legal."""
+        s = self.state
+        if not self.in_action or not s.can_use(self.player, slot):
+            return False
+        if enemy_slot not in s._targets_for(slot):
+            return False
+        self.do(self.lay.use0 + slot)
+        self.do(self.lay.target0 + enemy_slot)
+        return True
+
+    def buy(self, card: int) -> bool:
+        """Buy ``card`` if that is legal."""
+        if not self.in_action or not self.state.can_buy(card):
+            return False
+        self.do(card)
+        return True
+
+    def end_action(self) -> None:
+        """End the action phase (the turn, or go on to a breach)."""
+        if self.in_action:
+            self.do(self.lay.end)
+
+    # ------------------------------------------------------------------ undoing
+    def can_undo_use(self, slot: int) -> bool:
+        """The unit in ``slot`` was clicked this turn and the click can be taken back."""
+        return self._undo(slot, commit=False)
+
+    def undo_use(self, slot: int) -> bool:
+        """Take back this turn's click of the unit in ``slot``; False when not allowed."""
+        return self._undo(slot, commit=True)
+
+    def _undo(self, slot: int, commit: bool) -> bool:
+        if not self.in_action:
+            return False
+        p = self.player
+        s = self.state
+        u = s.u[p]
+        b = slot * K
+        if slot >= len(u) // K or u[b] < 0 or u[b + STATUS] != USED:
+            return False
+        use = self.lay.use0 + slot
+        try:
+            i = len(self.actions) - 1 - self.actions[::-1].index(use)
+        except ValueError:
+            return False
+        t = u[b]
+        if C_TARGET[t] is not None and C_TARGET[t][0]:
+            return False  # the reference cannot undo a snipe
+        if not _simple_click(t):
+            return self._undo_at(i, t, commit)
+        # a plain click: refund it on the spot if what it made is still unspent at every later
+        # point of the turn (the reference's undo condition), so the rest stays replayable
+        script = C_ABILITY[t]
+        delta = [0] * 6
+        if script.cost is not None:
+            for r in range(6):
+                delta[r] += script.cost[r]
+        if script.gain is not None:
+            for r in range(6):
+                delta[r] -= script.gain[r]
+        for snap in self._snaps[i:]:
+            for r in range(6):
+                if snap[r] + delta[r] < 0:
+                    return False
+        if not commit:
+            return True
+        o = 6 * p
+        for r in range(6):
+            s.res[o + r] += delta[r]
+        for snap in self._snaps[i:]:
+            for r in range(6):
+                snap[r] += delta[r]
+        u[b + STATUS] = READY
+        if C_CHARGES[t]:
+            u[b + CHARGES] += 1
+        u[b + HP] += script.hp_cost
+        u[b + DELAY] = 0
+        del self.actions[i]
+        del self._snaps[i]
+        return True
+
+    def sacrificed_clicks(self) -> list[tuple[int, int]]:
+        """``(action index, card)`` of this turn's clicks whose unit sacrificed itself."""
+        out = []
+        p = self.player
+        replay = self.start.clone()
+        for i, a in enumerate(self.actions):
+            if self.lay.use0 <= a < self.lay.block0:
+                slot = a - self.lay.use0
+                card = replay.u[p][slot * K]
+                script = C_ABILITY[card]
+                replay.apply(a)
+                if script is not None and script.selfsac and C_TARGET[card] is None:
+                    out.append((i, card))
+            else:
+                replay.apply(a)
+        return out
+
+    def undo_at(self, index: int, card: int) -> bool:
+        """Take back the click recorded at ``index`` (a click of a ``card`` unit) by replay."""
+        return self._undo_at(index, card, True)
+
+    def _undo_at(self, i: int, t: int, commit: bool) -> bool:
+        """Drop the click at ``i`` (and its target) and replay the turn; False if illegal."""
+        if C_TARGET[t] is not None and C_TARGET[t][0]:
+            return False
+        p = self.player
+        drop = {i}
+        if C_TARGET[t] is not None and i + 1 < len(self.actions):
+            drop.add(i + 1)
+        kept = [a for j, a in enumerate(self.actions) if j not in drop]
+        replay = self.start.clone()
+        snaps = []
+        o = 6 * p
+        for a in kept:
+            if a not in replay.legal_action_list():
+                return False
+            replay.apply(a)
+            snaps.append(replay.res[o : o + 6])
+        if not commit:
+            return True
+        self.state = replay
+        self.actions = kept
+        self._snaps = snaps
+        return True
