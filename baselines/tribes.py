@@ -10,6 +10,7 @@ kept and the function's docstring says so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,9 @@ __all__ = [
     "DIFF_WEIGHTS",
     "TribesDiffEvaluator",
     "TribesRuleBasedAgent",
+    "action_space_analysis",
     "diff_features",
+    "plot_action_space",
     "score_action",
 ]
 
@@ -46,21 +49,37 @@ def diff_features(state: TribesState) -> np.ndarray:
         ``float64[num_tribes, 9]``: production, technologies, score, cities, units, kills, sum
         of city levels, cities connected to the capital, tiles seen.
     """
-    nt = state.num_tribes
-    out = np.zeros((nt, 9), dtype=np.float64)
+    return np.asarray(_features(state), dtype=np.float64)
+
+
+def _features(state: TribesState) -> list[list[float]]:
     cities = state.cities
-    for t in range(nt):
+    production = CT.production
+    rows = []
+    for t in range(state.num_tribes):
         tc = state.tcities[t]
-        out[t, 0] = sum(CT.production(cities[c]) for c in tc)
-        out[t, 1] = state.num_techs(t)
-        out[t, 2] = state.score[t]
-        out[t, 3] = len(tc)
-        out[t, 4] = len(state.tribe_units(t))
-        out[t, 5] = state.kills[t]
-        out[t, 6] = sum(cities[c][CT.C_LEVEL] for c in tc)
-        out[t, 7] = len(state.connected[t])
-        out[t, 8] = sum(state.vis[t])
-    return out
+        prod = 0
+        levels = 0
+        units = len(state.extra[t])
+        for c in tc:
+            city = cities[c]
+            prod += production(city)
+            levels += city[2]
+            units += len(city[9])
+        rows.append(
+            [
+                prod,
+                state.num_techs(t),
+                state.score[t],
+                len(tc),
+                units,
+                state.kills[t],
+                levels,
+                len(state.connected[t]),
+                sum(state.vis[t]),
+            ]
+        )
+    return rows
 
 
 class TribesDiffEvaluator:
@@ -81,21 +100,31 @@ class TribesDiffEvaluator:
 
     def __init__(self, game: Game | None = None, terminal_bonus: float = 0.0) -> None:
         self.terminal_bonus = float(terminal_bonus)
-        self._root: np.ndarray | None = None
-        self._weights = np.asarray(DIFF_WEIGHTS)
+        self._root: list[list[float]] | None = None
 
     def set_root(self, state: State) -> None:
         """Remember the features of the state a decision starts from."""
-        self._root = diff_features(state)  # type: ignore[arg-type]
+        self._root = _features(state)  # type: ignore[arg-type]
 
     def evaluate(self, state: State) -> np.ndarray:
         """Value per tribe (larger is better for that tribe)."""
-        feats = diff_features(state)  # type: ignore[arg-type]
-        delta = feats if self._root is None else feats - self._root
-        nt = feats.shape[0]
-        progress = delta[:, :7] @ self._weights
-        total = progress.sum()
-        values = progress - (total - progress) / max(1, nt - 1) + delta[:, 7] + delta[:, 8]
+        feats = _features(state)  # type: ignore[arg-type]
+        root = self._root
+        w = DIFF_WEIGHTS
+        nt = len(feats)
+        progress = []
+        extra = []
+        for t in range(nt):
+            f = feats[t]
+            if root is not None and len(root) == nt:
+                f = [a - b for a, b in zip(f, root[t], strict=True)]
+            progress.append(sum(wi * fi for wi, fi in zip(w, f)))  # noqa: B905 (7 of 9)
+            extra.append(f[7] + f[8])
+        total = sum(progress)
+        values = np.array(
+            [progress[t] - (total - progress[t]) / max(1, nt - 1) + extra[t] for t in range(nt)],
+            dtype=np.float64,
+        )
         if self.terminal_bonus and state.is_terminal():
             values = values + self.terminal_bonus * np.asarray(state.returns())
         return values
@@ -406,3 +435,160 @@ class TribesRuleBasedAgent(BaseAgent):
 
     def __repr__(self) -> str:
         return "TribesRuleBasedAgent()"
+
+
+# ------------------------------------------------------------------------------------ analysis
+
+
+def action_space_analysis(
+    agents: Sequence[str],
+    games: int,
+    config: dict[str, Any] | None = None,
+    seed: int = 0,
+    maps: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The paper's action-space analysis (section 4.2, Figure 2) over games between ``agents``.
+
+    Every decision of every tribe is recorded with its number of legal actions. Per tribe turn:
+    the moves played (decisions, an explicit end of turn included), the mean legal actions per
+    move, and the turn's branching factor, the product of the legal-action counts of its moves
+    (kept as ``log10``). Turns are numbered from 1 (the engine's turn counter + 1); ``h0`` is
+    turns 1-25 and ``hF`` turns 26-50, as in the paper. Seats alternate between the agents from
+    one game to the next; ``maps`` (the game's ``map`` option) cycle over game pairs.
+
+    Returns:
+        ``{"turns": [...], "summary": {...}}``: one record per tribe turn (game, seat, turn,
+        moves, legal per move, log10 branching, whether that tribe won) and the averages.
+    """
+    from stratagem.baselines.agent import make_agent
+    from stratagem.envs.registry import make_game
+
+    config = dict(config or {})
+    turns: list[dict[str, Any]] = []
+    per_move: list[tuple[int, int, bool]] = []  # (turn, legal, won) per decision
+    for g in range(games):
+        cfg = dict(config)
+        if maps:
+            cfg["map"] = maps[(g // 2) % len(maps)]
+        game = make_game("tribes", **cfg)
+        built = [make_agent(spec, game) for spec in agents]
+        n = game.spec.num_players
+        seats = [built[(k + g) % len(built)] for k in range(n)]
+        for agent in seats:
+            agent.reset()
+        rngs = [np.random.default_rng([seed, g, k]) for k in range(n)]
+        state = game.new_initial_state(seed * 1_000_003 + g // 2)
+        log: dict[tuple[int, int], list[int]] = {}
+        while not state.is_terminal():
+            p = state.current_player
+            legal = len(state.legal_action_list())
+            log.setdefault((p, state.tick + 1), []).append(legal)
+            state.apply(seats[p].act(state.observed_by(p), rng=rngs[p]))
+        for (p, turn), counts in sorted(log.items()):
+            won = bool(state.result[p] == C.WIN)
+            turns.append(
+                {
+                    "game": g,
+                    "seat": p,
+                    "agent": agents[(p + g) % len(agents)],
+                    "turn": turn,
+                    "moves": len(counts),
+                    "legal_per_move": float(np.mean(counts)),
+                    "log10_branching": float(np.sum(np.log10(counts))),
+                    "won": won,
+                }
+            )
+            per_move.extend((turn, c, won) for c in counts)
+
+    def summary(lo: int, hi: int) -> dict[str, float]:
+        ts = [t for t in turns if lo <= t["turn"] <= hi]
+        ms = [c for turn, c, _ in per_move if lo <= turn <= hi]
+        return {
+            "tribe_turns": len(ts),
+            "moves_per_turn": float(np.mean([t["moves"] for t in ts])) if ts else 0.0,
+            "legal_per_move": float(np.mean(ms)) if ms else 0.0,
+            "log10_branching": float(np.mean([t["log10_branching"] for t in ts])) if ts else 0.0,
+        }
+
+    return {
+        "agents": list(agents),
+        "games": games,
+        "config": config,
+        "turns": turns,
+        "summary": {"all": summary(1, 10**9), "h0": summary(1, 25), "hF": summary(26, 50)},
+    }
+
+
+def plot_action_space(result: dict[str, Any], path: str) -> None:
+    """Figure 2 of the paper: legal actions per move and log10 turn branching, by turn."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for won, label in ((True, "winner"), (False, "loser")):
+        rows = [t for t in result["turns"] if t["won"] == won]
+        if not rows:
+            continue
+        turns = sorted({t["turn"] for t in rows})
+        for ax, key in zip(axes, ("legal_per_move", "log10_branching"), strict=True):
+            ys = [np.mean([t[key] for t in rows if t["turn"] == x]) for x in turns]
+            ax.plot(turns, ys, label=label)
+    axes[0].set(xlabel="turn", ylabel="legal actions per move", title="Actions per move")
+    axes[1].set(xlabel="turn", ylabel="log10 branching factor", title="Turn branching factor")
+    for ax in axes:
+        ax.legend()
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"Tribes action space: {' vs '.join(result['agents'])}, {result['games']} games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m stratagem.baselines.tribes action-space ...``: the section 4.2 analysis."""
+    import argparse
+    import json
+
+    from stratagem.baselines.tournament import expand_maps, split_agent_list
+    from stratagem.envs.commands import parse_config
+
+    parser = argparse.ArgumentParser(prog="python -m stratagem.baselines.tribes")
+    sub = parser.add_subparsers(dest="command", required=True)
+    cmd = sub.add_parser("action-space", help="moves per turn, actions per move, branching")
+    cmd.add_argument("--agents", default="rule_based,rule_based")
+    cmd.add_argument("--games", type=int, default=50)
+    cmd.add_argument("--maps", nargs="*", default=["paper:0-24"])
+    cmd.add_argument("--config", "-c", action="append", metavar="KEY=VALUE")
+    cmd.add_argument("--seed", type=int, default=0)
+    cmd.add_argument("--out", help="write the records and summary as JSON")
+    cmd.add_argument("--plot", help="write Figure 2 as a PNG")
+    args = parser.parse_args(argv)
+    result = action_space_analysis(
+        split_agent_list(args.agents),
+        args.games,
+        parse_config(args.config),
+        seed=args.seed,
+        maps=expand_maps(args.maps),
+    )
+    s = result["summary"]
+    print(f"tribes action space: {' vs '.join(result['agents'])}, {args.games} games")
+    header = ("turns", "tribe turns", "moves/turn", "actions/move", "log10 BF")
+    print(f"{header[0]:8} {header[1]:>12} {header[2]:>11} {header[3]:>13} {header[4]:>9}")
+    for key, label in (("all", "all"), ("h0", "1-25"), ("hF", "26-50")):
+        row = s[key]
+        print(
+            f"{label:8} {row['tribe_turns']:>12} {row['moves_per_turn']:>11.2f} "
+            f"{row['legal_per_move']:>13.2f} {row['log10_branching']:>9.2f}"
+        )
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(result, fh)
+    if args.plot:
+        plot_action_space(result, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -855,3 +855,104 @@ def test_json_round_trip_keeps_temples_buildings_and_network():
     again = s.game.state_from_json(text)
     assert again.to_json() == text and again == s
     assert again.legal_action_list() == s.legal_action_list()
+
+
+# ----------------------------------------------------------------------------- monuments
+
+
+def _unlock_altar(s):
+    give(s, 0, C.MEDITATION)
+    for _ in range(C.ALTAR_OF_PEACE_TURNS):
+        s._init_turn(0)
+
+
+def _unlock_gate(s):
+    for _ in range(C.GATE_OF_POWER_KILLS):
+        a = put(s, C.WARRIOR, 0, 3, 3)
+        put(s, C.WARRIOR, 1, 3, 4, hp=1)
+        UN.do_attack(s, a, s.unit_at[tile(s, 3, 4)])
+        UN.remove_unit(s, s.unit_at[tile(s, 3, 4)])
+
+
+def _unlock_park(s):
+    city = capital(s, 0)
+    city[CT.C_LEVEL] = 4
+    city[CT.C_POP] = city[CT.C_NEED] = 5
+    s._legal = None
+    play(s, "level_up_a (1,1)")
+
+
+def _unlock_tower(s):
+    s.techs[0] = C.ALL_TECHS_MASK & ~(1 << C.TRADE)
+    CT.research(s, 0, C.TRADE, 0)
+
+
+@pytest.mark.parametrize(
+    "monument,unlock",
+    [
+        (C.ALTAR_OF_PEACE, _unlock_altar),
+        (C.EMPERORS_TOMB, lambda s: CT.add_stars(s, 0, 100)),
+        (C.GATE_OF_POWER, _unlock_gate),
+        (C.PARK_OF_FORTUNE, _unlock_park),
+        (C.TOWER_OF_WISDOM, _unlock_tower),
+    ],
+    ids=["altar_of_peace", "emperors_tomb", "gate_of_power", "park_of_fortune", "tower"],
+)
+def test_monuments_unlock_conditions(monument, unlock):
+    s = start()
+    k = monument - C.ALTAR_OF_PEACE
+    assert s.monuments[0][k] == C.MONUMENT_UNAVAILABLE
+    unlock(s)
+    assert s.monuments[0][k] == C.MONUMENT_AVAILABLE
+
+
+def test_eye_of_god_needs_every_tile_seen():
+    s = start(observability="partial")
+    k = C.EYE_OF_GOD - C.ALTAR_OF_PEACE
+    for t in range(s.geo.n - 1):
+        s.vis[0][t] = 1
+    UN.clear_view(s, 0, tile(s, 1, 1), 1)
+    assert s.monuments[0][k] == C.MONUMENT_UNAVAILABLE
+    UN.clear_view(s, 0, s.geo.n - 1, 0)
+    assert s.monuments[0][k] == C.MONUMENT_AVAILABLE
+
+
+def test_forge_and_sawmill_count_their_base_buildings():
+    cells = {(0, 0): "m:o", (0, 1): ".:", (2, 0): "f:", (2, 1): ".:"}
+    s = start(board(cells=cells))
+    no_level_up(s)
+    give(s, 0, C.MINING, C.SMITHERY, C.FORESTRY, C.MATHEMATICS, stars=100)
+    play(s, "build_mine (0,0)")
+    play(s, "build_lumber_hut (2,0)")
+    pop = capital(s, 0)[CT.C_POP]
+    play(s, "build_forge (0,1)")  # +2 per adjacent mine
+    assert capital(s, 0)[CT.C_POP] == pop + 2
+    play(s, "build_sawmill (2,1)")  # +1 per adjacent lumber hut
+    assert capital(s, 0)[CT.C_POP] == pop + 3
+
+
+def test_trade_network_connects_cities_and_unlocks_the_grand_bazar():
+    s = start(board(10, cells={(1, 4): "v:"}, caps=((1, 1, 0), (8, 8, 1))))
+    put(s, C.WARRIOR, 0, 1, 4)
+    play(s, "capture (1,4)")
+    new = s.tile_city[tile(s, 1, 4)]
+    assert new not in s.connected[0]
+    give(s, 0, C.ROADS, stars=10)
+    cap_pop = capital(s, 0)[CT.C_POP]
+    pop = s.cities[new][CT.C_POP]
+    play(s, "build_road (1,2)")
+    play(s, "build_road (1,3)")
+    assert new in s.connected[0]  # capital, road, road, city
+    assert capital(s, 0)[CT.C_POP] == cap_pop + 1 and s.cities[new][CT.C_POP] == pop + 1
+    # five cities connected to the capital unlock the Grand Bazaar
+    k = C.GRAND_BAZAR - C.ALTAR_OF_PEACE
+    for r, c in ((4, 1), (4, 4), (1, 7), (4, 7)):
+        cid = CT.found_city(s, 0, tile(s, r, c))
+        CT.assign_city_tiles(s, cid, 1)
+        s.terrain[tile(s, r, c)] = C.CITY
+    assert s.monuments[0][k] == C.MONUMENT_UNAVAILABLE
+    for t in range(s.geo.n):
+        if s.terrain[t] == C.PLAIN:
+            s.network[t] = 1
+    CT.update_network_tribe(s, 0)
+    assert len(s.connected[0]) == 5 and s.monuments[0][k] == C.MONUMENT_AVAILABLE
