@@ -54,6 +54,7 @@ __all__ = [
     "AttackValueAgent",
     "KiterAgent",
     "NokavAgent",
+    "PlanStats",
     "ScriptAgent",
     "TurnContext",
     "TurnPlanAgent",
@@ -390,14 +391,46 @@ def _clock(name: str) -> Callable[[], float]:
     raise ValueError(f"clock must be 'cpu' or 'wall', got {name!r}")
 
 
+class PlanStats(dict):
+    """What the last decision of a turn-planning agent cost, as a dict and as attributes.
+
+    The keys depend on the agent (MCTS: ``iterations``, ``fm_calls``, ``root_children``, ...;
+    PGS: ``playouts``, ``cache_hits``, ``fm_calls``, ...; all: ``seconds``, ``cpu_seconds``).
+    The attributes ``iterations``, ``fm_calls``, ``seconds`` and ``searched`` read like the
+    generic planners' :class:`~stratagem.baselines.search.SearchStats`, so ``stratagem bench
+    --agent`` can count them; decisions that only replay a plan are ``searched = False``.
+    """
+
+    @property
+    def iterations(self) -> int:
+        """Search iterations (MCTS) or playouts (PGS) of the decision."""
+        return int(self.get("iterations", self.get("playouts", 0)))
+
+    @property
+    def fm_calls(self) -> int:
+        """Forward-model calls made by the decision's search."""
+        return int(self.get("fm_calls", 0))
+
+    @property
+    def seconds(self) -> float:
+        """Wall time of the decision."""
+        return float(self.get("seconds", 0.0))
+
+    @property
+    def searched(self) -> bool:
+        """True when the decision ran a search (not a replay of the turn's plan)."""
+        return bool(self.get("searched", False))
+
+
 class TurnPlanAgent(BaseAgent):
     """An agent that decides a whole turn at its first decision and then plays it out.
 
     Subclasses implement :meth:`choose_scripts` (one script per own slot). The turn is played on
     a copy with the chosen scripts while recording the flat actions; later calls in the same
     turn return the next recorded action as long as the state is the one the plan expects (any
-    other state makes a new plan). ``last_stats`` holds what the last plan cost and ``plans``
-    counts the plans made (searches run).
+    other state makes a new plan). ``last_stats`` (:class:`PlanStats`) holds what the last
+    decision cost (empty for a decision that replayed the plan) and ``plans`` counts the plans
+    made.
 
     Args:
         game: A CotG combat game.
@@ -406,6 +439,8 @@ class TurnPlanAgent(BaseAgent):
     """
 
     name = "cotg_turn_plan"
+    #: Whether choosing the scripts is a search (its decisions count as searched).
+    searches = True
 
     def __init__(self, game: Game, *, clock: str = "cpu") -> None:
         check_cotg(game, type(self).__name__)
@@ -413,13 +448,13 @@ class TurnPlanAgent(BaseAgent):
         self.clock_name = clock
         self._now = _clock(clock)
         self._plan: list[tuple[tuple[Any, ...], int]] = []
-        self.last_stats: dict[str, Any] = {}
+        self.last_stats: dict[str, Any] = PlanStats()
         self.plans = 0
 
     def reset(self) -> None:
         """Forget the current plan."""
         self._plan = []
-        self.last_stats = {}
+        self.last_stats = PlanStats()
 
     def act(self, state: State, *, rng: np.random.Generator) -> int:
         """The next action of this turn's plan (planning the turn first when needed)."""
@@ -429,9 +464,11 @@ class TurnPlanAgent(BaseAgent):
             raise ValueError(f"{self.name}: cannot act in a terminal state")
         key = _state_key(state)
         if self._plan and self._plan[0][0] == key:
+            self.last_stats = PlanStats()
             return self._plan.pop(0)[1]
         start = time.perf_counter()
         cpu = time.process_time()
+        self.last_stats = PlanStats()
         scripts = self.choose_scripts(state, rng)
         actions: list[int] = []
         play_turn(state.clone(), scripts, actions)
@@ -442,8 +479,11 @@ class TurnPlanAgent(BaseAgent):
             replay.apply(action)  # also checks the plan against the rules
         self._plan = plan
         self.plans += 1
-        self.last_stats["seconds"] = time.perf_counter() - start
-        self.last_stats["cpu_seconds"] = time.process_time() - cpu
+        stats = PlanStats(self.last_stats)
+        stats["searched"] = self.searches
+        stats["seconds"] = time.perf_counter() - start
+        stats["cpu_seconds"] = time.process_time() - cpu
+        self.last_stats = stats
         return self._plan.pop(0)[1]
 
     def choose_scripts(self, state: CotgCombatState, rng: np.random.Generator) -> list[Script]:
@@ -460,6 +500,7 @@ class ScriptAgent(TurnPlanAgent):
     """
 
     name = "cotg_script"
+    searches = False
 
     def __init__(self, game: Game, *, script: str = "nokav") -> None:
         super().__init__(game)
