@@ -22,6 +22,7 @@ Decisions where the reference misbehaves (each listed on the docs page):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stratagem.envs.tribes import constants as C
@@ -327,6 +328,19 @@ def do_grow_forest(s: TribesState, cid: int, tile: int) -> None:
     s.stars[s.cities[cid][C_TRIBE]] -= C.GROW_FOREST_COST
 
 
+_BY_TERRAIN_OK: dict[frozenset, dict[int, tuple[int, ...]]] = {}
+
+
+def _buildable_by_terrain(ok: frozenset) -> dict[int, tuple[int, ...]]:
+    """Per terrain, the building types among ``ok`` that may stand on it (cached)."""
+    table = _BY_TERRAIN_OK.get(ok)
+    if table is None:
+        table = {ter: tuple(b for b in kinds if b in ok) for ter, kinds in _BY_TERRAIN.items()}
+        if len(_BY_TERRAIN_OK) < 4096:
+            _BY_TERRAIN_OK[ok] = table
+    return table
+
+
 def city_actions(s: TribesState, cid: int, out: list[int], n: int, A: object) -> None:
     """Append the legal actions of city ``cid`` (not its level-up) to ``out``."""
     city = s.cities[cid]
@@ -354,12 +368,12 @@ def city_actions(s: TribesState, cid: int, out: list[int], n: int, A: object) ->
     can_grow = techs >> C.SPIRITUALISM & 1 and stars >= C.GROW_FOREST_COST
     build0 = A.BUILD0  # type: ignore[attr-defined]
     in_city = None
-    by_terrain = {ter: [b for b in kinds if b in ok] for ter, kinds in _BY_TERRAIN.items()}
+    by_terrain = _buildable_by_terrain(frozenset(ok)) if ok else None
     for tile in tiles:
         ter = terrain[tile]
         b_here = building[tile]
         if b_here < 0:
-            if ok:
+            if by_terrain is not None:
                 for b in by_terrain[ter]:
                     spec = C.BUILDINGS[b]
                     if spec.resource >= 0 and resource[tile] != spec.resource:
@@ -538,33 +552,39 @@ def update_network_tribe(s: TribesState, tribe: int) -> None:
     if not controls_capital(s, tribe):
         connected.clear()
         return
+    if len(s.tcities[tribe]) == 1 and not connected:
+        return  # the capital alone: nothing to connect
     geo = s.geo
-    n = geo.n
     cities = s.cities
     terrain, building, network, tile_city = s.terrain, s.building, s.network, s.tile_city
     vis = s.vis[tribe]
-    conn = bytearray(n)
-    navigable = bytearray(n)
-    ports = []
-    for t in range(n):
+    shallow, deep, city_t, port = C.SHALLOW_WATER, C.DEEP_WATER, C.CITY, C.PORT
+
+    def owner_ok(t: int) -> int:
+        """1 own tile, 2 neutral tile, 0 another tribe's (or a hidden city's)."""
         cid = tile_city[t]
-        owner = -1
-        if cid:
-            c = cities.get(cid)
-            owner = -2 if c is None else c[C_TRIBE]
-        mine = owner == tribe
-        not_enemy = mine or cid == 0
+        if not cid:
+            return 2
+        c = cities.get(cid)
+        return 1 if c is not None and c[C_TRIBE] == tribe else 0
+
+    def in_network(t: int) -> bool:
+        if not network[t]:
+            return False
+        ok = owner_ok(t)
+        if not ok:
+            return False
         ter = terrain[t]
-        water = ter == C.SHALLOW_WATER or ter == C.DEEP_WATER
-        if mine and (ter == C.CITY or building[t] == C.PORT):
-            conn[t] = network[t]
-            if building[t] == C.PORT:
-                ports.append(t)
-        elif not_enemy and network[t] and not water and ter != C.CITY:
-            conn[t] = 1
-        if water and vis[t] and not_enemy:
-            navigable[t] = 1
+        if ok == 1 and (ter == city_t or building[t] == port):
+            return True
+        return ter != shallow and ter != deep and ter != city_t
+
+    def navigable(t: int) -> bool:
+        ter = terrain[t]
+        return (ter == shallow or ter == deep) and bool(vis[t]) and owner_ok(t) > 0
+
     nb1 = geo.nb1
+    ports = [t for cid in s.tcities[tribe] for t in city_buildings(s, cid) if building[t] == port]
     links: dict[int, list[int]] = {}
     for i in range(len(ports) - 1):
         reach = _water_reach(ports[i], navigable, nb1)
@@ -579,7 +599,7 @@ def update_network_tribe(s: TribesState, tribe: int) -> None:
     while frontier:
         t = frontier.pop()
         for nb in nb1[t]:
-            if conn[nb] and nb not in seen:
+            if nb not in seen and in_network(nb):
                 seen.add(nb)
                 frontier.append(nb)
         for nb in links.get(t, ()):
@@ -618,7 +638,7 @@ def update_network_tribe(s: TribesState, tribe: int) -> None:
             add_population(s, cid, 1, tribe)
 
 
-def _water_reach(start: int, navigable: bytearray, nb1: tuple) -> set[int]:
+def _water_reach(start: int, navigable: Callable[[int], bool], nb1: tuple) -> set[int]:
     """Tiles reachable from a port in at most 4 steps over navigable water."""
     seen = {start}
     frontier = [start]
@@ -626,7 +646,7 @@ def _water_reach(start: int, navigable: bytearray, nb1: tuple) -> set[int]:
         nxt = []
         for t in frontier:
             for nb in nb1[t]:
-                if navigable[nb] and nb not in seen:
+                if nb not in seen and navigable(nb):
                     seen.add(nb)
                     nxt.append(nb)
         frontier = nxt

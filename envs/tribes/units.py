@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING
 
+from stratagem.envs.tribes import actions as _AP
 from stratagem.envs.tribes import combat
 from stratagem.envs.tribes import constants as C
 
@@ -753,12 +754,9 @@ def unit_actions(
     enemy: bytearray,
     out: list[int],
     n: int,
-    A: object,
+    A: object = None,
 ) -> None:
-    """Append the legal actions of unit ``uid`` (plane × tile indices) to ``out``.
-
-    ``A`` is the ``actions`` module (passed in to keep this loop free of global lookups).
-    """
+    """Append the legal actions of unit ``uid`` (plane × tile indices) to ``out``."""
     unit = s.units[uid]
     utype = unit[U_TYPE]
     tribe = unit[U_TRIBE]
@@ -766,18 +764,17 @@ def unit_actions(
     status = unit[U_STATUS]
     geo = s.geo
     if (utype == C.BOAT or utype == C.SHIP) and can_upgrade(s, unit):
-        out.append(A.UPGRADE * n + pos)  # type: ignore[attr-defined]
+        out.append(_P_UPGRADE * n + pos)
     if status == C.FINISHED:
         return
-    unit_at = s.unit_at
     attack_ok = _AFTER_ATTACK[utype][status] >= 0
     if attack_ok:
         vis = s.vis[tribe]
         if utype == C.MIND_BENDER:
-            plane_of = A.CONVERT_PLANE  # type: ignore[attr-defined]
+            plane_of = _AP.CONVERT_PLANE
             reach = geo.nb1[pos]
         else:
-            plane_of = A.ATTACK_PLANE  # type: ignore[attr-defined]
+            plane_of = _AP.ATTACK_PLANE
             reach = geo.square_nc(pos, _RANGE[utype])
         rc = geo.rc
         r0, c0 = rc[pos]
@@ -785,33 +782,37 @@ def unit_actions(
             if enemy[tile] and vis[tile]:
                 r1, c1 = rc[tile]
                 out.append(plane_of[(r1 - r0, c1 - c0)] * n + pos)
-    fresh = status == C.FRESH
-    if fresh:
+    if status == C.FRESH:
         ter = s.terrain[pos]
         if ter == C.VILLAGE:
-            out.append(A.CAPTURE * n + pos)  # type: ignore[attr-defined]
+            out.append(_P_CAPTURE * n + pos)
         elif ter == C.CITY:
             cid = s.tile_city[pos]
             city = s.cities.get(cid) if cid else None
             if city is not None and city[1] != tribe:
-                out.append(A.CAPTURE * n + pos)  # type: ignore[attr-defined]
+                out.append(_P_CAPTURE * n + pos)
         if s.techs[tribe] & _TECH_FREE_SPIRIT:
-            out.append(A.DISBAND * n + pos)  # type: ignore[attr-defined]
+            out.append(_P_DISBAND * n + pos)
         if s.resource[pos] == C.RUINS and s.tcities[tribe]:
-            out.append(A.EXAMINE * n + pos)  # type: ignore[attr-defined]
+            out.append(_P_EXAMINE * n + pos)
     if utype == C.MIND_BENDER and attack_ok and heal_targets(s, uid):
-        out.append(A.HEAL * n + pos)  # type: ignore[attr-defined]
-    if utype != C.SUPERUNIT and unit[U_KILLS] >= C.VETERAN_KILLS and not unit[U_VET]:
-        out.append(A.VETERAN * n + pos)  # type: ignore[attr-defined]
+        out.append(_P_HEAL * n + pos)
+    if unit[U_KILLS] >= C.VETERAN_KILLS and not unit[U_VET] and utype != C.SUPERUNIT:
+        out.append(_P_VETERAN * n + pos)
     if _AFTER_MOVE[utype][status] >= 0:
         costs = move_costs(s, uid, zoc, enemy)
         if len(costs) > 1:
             rc = geo.rc
             r0, c0 = rc[pos]
-            plane_of = A.MOVE_PLANE  # type: ignore[attr-defined]
+            plane_of = _AP.MOVE_PLANE
+            unit_at = s.unit_at
             for tile in costs:
                 if tile != pos and not unit_at[tile]:
                     r1, c1 = rc[tile]
                     out.append(plane_of[(r1 - r0, c1 - c0)] * n + pos)
-    if fresh and 0 < unit[U_HP] < unit[U_MAXHP]:
-        out.append(A.RECOVER * n + pos)  # type: ignore[attr-defined]
+    if status == C.FRESH and 0 < unit[U_HP] < unit[U_MAXHP]:
+        out.append(_P_RECOVER * n + pos)
+
+
+_P_UPGRADE, _P_CAPTURE, _P_DISBAND, _P_EXAMINE = _AP.UPGRADE, _AP.CAPTURE, _AP.DISBAND, _AP.EXAMINE
+_P_HEAL, _P_VETERAN, _P_RECOVER = _AP.HEAL, _AP.VETERAN, _AP.RECOVER
