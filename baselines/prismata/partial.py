@@ -683,6 +683,16 @@ class AttackDefault(PartialPlayer):
                 break
 
 
+def _is_utility(t: int) -> bool:
+    """A click that is neither attack nor gold nor targeted (creators, converters)."""
+    return (
+        C_HAS_ABILITY[t]
+        and C_TARGET[t] is None
+        and not H.ABILITY_ATTACK[t]
+        and not _gain(C_ABILITY[t], 0)
+    )
+
+
 class ActivateUtility(PartialPlayer):
     """Click units whose click is neither attack nor gold nor targeted (creators, converters).
 
@@ -699,16 +709,7 @@ class ActivateUtility(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        utility = []
-        for x in s.live[p]:
-            t = s.u[p][x * K]
-            if (
-                C_HAS_ABILITY[t]
-                and C_TARGET[t] is None
-                and not H.ABILITY_ATTACK[t]
-                and not _gain(C_ABILITY[t], 0)
-            ):
-                utility.append(x)
+        utility = [x for x in s.live[p] if _is_utility(s.u[p][x * K])]
         utility.sort(key=lambda x: H.activate_order_key(s, p, x))
         floor = 3 if s.count(1 - p, _APOLLO) > 0 else 0
         while True:
@@ -716,7 +717,8 @@ class ActivateUtility(PartialPlayer):
             for x in utility:
                 u = turn.state.u[p]
                 t = u[x * K]
-                if t < 0 or t in self.filter:
+                # a slot freed by a unit that died this turn may hold another card now
+                if t < 0 or not _is_utility(t) or t in self.filter:
                     continue
                 cost = C_ABILITY[t].hp_cost
                 hp = u[x * K + HP]
@@ -1003,7 +1005,9 @@ class AvoidAttackWaste(PartialPlayer):
                     break
         for x in attackers:
             t = turn.state.u[p][x * K]
-            if t < 0 or turn.state.attack(p) <= threshold:
+            if t < 0:
+                continue
+            if turn.state.attack(p) <= threshold:
                 break
             if turn.state.attack(p) - H.ABILITY_ATTACK[t] >= threshold:
                 turn.undo_use(x)

@@ -682,6 +682,15 @@ class PrismataState(State):
 
     __hash__ = None  # type: ignore[assignment]  (mutable)
 
+    def end_statistics(self) -> dict[str, Any]:
+        """End-of-game figures for tournament tables: turns played and units left per player."""
+        return {
+            "turns": self.turn,
+            "units_0": len(self.live[0]),
+            "units_1": len(self.live[1]),
+            "turn_limit": self.winner == -1,
+        }
+
     # ------------------------------------------------------------------ queries
     @property
     def cards(self) -> tuple[int, ...]:

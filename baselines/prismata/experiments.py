@@ -1,0 +1,294 @@
+"""The HPS paper's experiments at a scale this machine can run, and the spec's game figures.
+
+Usage (each writes JSON Lines results under ``--out`` and prints Markdown tables)::
+
+    python -m stratagem.baselines.prismata.experiments lengths --games 100
+    python -m stratagem.baselines.prismata.experiments table2 --playouts 4 --games 10
+    python -m stratagem.baselines.prismata.experiments table3 --budgets 2,8 --games 8
+    python -m stratagem.baselines.prismata.experiments report
+
+Budgets. The paper's searches are time-limited (100, 1000, 3000 ms of a C++ engine). Our engine
+is Python, about 50 times slower per playout, and the machine is shared, so the searches here
+spend a fixed number of evaluation playouts per decision instead (machine-independent and
+reproducible). The C++ engine plays about 142 Playout-vs-Playout games a second on base+8
+(``specs/prismata_rules.md`` section 9), so 100 ms is about 14 playouts; ``--playouts 4`` runs
+Table 2 at about 30 ms of the reference. Expert keeps its depth limit (2 player-turns) with ten
+times the budget of the 100 ms searches, as 1000 ms is ten times 100 ms.
+
+Games: base set + 8 random cards (the paper's setting), seats alternating, seeds shared by all
+pairings (the tournament protocol of :mod:`stratagem.baselines.tournament`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["main"]
+
+DEFAULT_OUT = Path("docs/results/prismata")
+
+
+def _spec(bot: str, **params: Any) -> str:
+    extra = "".join(f",{k}={v}" for k, v in params.items())
+    return f"rule_based:bot={bot}{extra}"
+
+
+# ---------------------------------------------------------------------------------- lengths
+def _lengths(games: int, out: Path) -> list[dict[str, Any]]:
+    """Game lengths of random and scripted self-play, against the spec's C++ figures."""
+    from stratagem.baselines import make_agent
+    from stratagem.envs import make_game
+
+    rows = []
+    setups = [
+        ("uniform random actions", None),
+        ("RandomAI bot", "prismata_random"),
+        ("Playout bot", "prismata_playout"),
+    ]
+    for cards in ("base", "random:8"):
+        game = make_game("prismata", cards=cards)
+        for label, spec in setups:
+            n = games * (4 if spec is None else 1)
+            turns, p0, limit = [], 0, 0
+            start = time.perf_counter()
+            for seed in range(n):
+                state = game.new_initial_state(seed)
+                rng = np.random.default_rng(seed)
+                agents = None if spec is None else [make_agent(spec, game) for _ in range(2)]
+                while not state.is_terminal():
+                    if agents is None:
+                        legal = state.legal_action_list()
+                        state.apply(legal[int(rng.integers(len(legal)))])
+                    else:
+                        state.apply(agents[state.current_player].act(state, rng=rng))
+                turns.append(state.turn)
+                p0 += state.winner == 0
+                limit += state.winner == -1
+            seconds = time.perf_counter() - start
+            rows.append(
+                {
+                    "cards": cards,
+                    "players": label,
+                    "games": n,
+                    "mean_turns": float(np.mean(turns)),
+                    "se_turns": float(np.std(turns) / math.sqrt(n)),
+                    "turn_limit_pct": 100.0 * limit / n,
+                    "p0_win_pct": 100.0 * p0 / n,
+                    "games_per_s": n / seconds,
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "lengths.json").write_text(json.dumps(rows, indent=1))
+    return rows
+
+
+def _lengths_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    ref = {
+        ("base", "RandomAI bot"): "90 turns, 26% limit",
+        ("random:8", "RandomAI bot"): "73 turns, 15% limit",
+        ("base", "Playout bot"): "35 turns, P1 100%",
+        ("random:8", "Playout bot"): "34.5 turns, P1 57%",
+    }
+    lines = [
+        "| cards | players | games | turns (mean ± SE) | turn limit | player 0 wins | games/s | "
+        "C++ reference |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['cards']} | {r['players']} | {r['games']} | {r['mean_turns']:.1f} ± "
+            f"{r['se_turns']:.1f} | {r['turn_limit_pct']:.0f}% | {r['p0_win_pct']:.0f}% | "
+            f"{r['games_per_s']:.1f} | {ref.get((r['cards'], r['players']), '-')} |"
+        )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------- tables
+def _table2_agents(playouts: int) -> dict[str, str]:
+    return {
+        "UCT100": _spec("UCT100", time_limit_ms=0, max_playouts=playouts),
+        "AB100": _spec("AB100", time_limit_ms=0, max_playouts=playouts),
+        "Expert": _spec("Expert", time_limit_ms=0, max_playouts=10 * playouts),
+        "Medium": _spec("Medium"),
+        "Easy": _spec("Easy"),
+        "Random": _spec("Random"),
+    }
+
+
+def _table3_agents(budgets: Sequence[int]) -> dict[str, str]:
+    agents = {}
+    for b in budgets:
+        agents[f"AB-{b}"] = _spec("AB100", time_limit_ms=0, max_playouts=b)
+        agents[f"UCT-{b}"] = _spec("UCT100", time_limit_ms=0, max_playouts=b)
+    return agents
+
+
+def _run(
+    agents: Mapping[str, str],
+    games: int,
+    workers: int,
+    out: Path,
+    against: Mapping[str, str] | None = None,
+    seed: int = 0,
+) -> None:
+    from stratagem.baselines.tournament import run_tournament
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    run_tournament(
+        "prismata",
+        dict(agents),
+        games=games,
+        against=dict(against) if against else None,
+        config={"cards": "random:8"},
+        seed=seed,
+        workers=workers,
+        out=out,
+        progress=False,
+        on_result=lambda r: print(
+            f"{r['row']} vs {r['col']} game {r['index']}: seats {r['names']} scores "
+            f"{r['scores']}, {r['stats'].get('turns', '?')} turns, {r['seconds']:.0f}s",
+            flush=True,
+        ),
+    )
+
+
+def _records(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    records = []
+    for path in paths:
+        if path.exists():
+            for line in path.read_text().splitlines():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue
+    return records
+
+
+def _matrix(records: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
+    """Row-versus-column win rates (draws half) with standard errors and game counts."""
+    scores: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in records:
+        a, b = r["row"], r["col"]
+        names = r["names"]
+        sa = r["scores"][names.index(a)]
+        sb = r["scores"][names.index(b)]
+        scores[(a, b)].append(sa)
+        scores[(b, a)].append(sb)
+    present = [n for n in order if any(k[0] == n for k in scores)]
+    head = "| row vs column | " + " | ".join(present) + " | avg |"
+    lines = [head, "|---" * (len(present) + 2) + "|"]
+    for a in present:
+        cells = []
+        means = []
+        for b in present:
+            s = scores.get((a, b))
+            if a == b or not s:
+                cells.append("-")
+                continue
+            m = float(np.mean(s))
+            se = float(np.std(s) / math.sqrt(len(s))) if len(s) > 1 else float("nan")
+            means.append(m)
+            cells.append(f"{100 * m:.0f} ± {100 * se:.0f} ({len(s)})")
+        avg = f"{100 * float(np.mean(means)):.0f}" if means else "-"
+        lines.append(f"| {a} | " + " | ".join(cells) + f" | {avg} |")
+    return "\n".join(lines)
+
+
+def _time_table(records: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
+    per: dict[str, list[float]] = defaultdict(list)
+    turns: dict[str, list[int]] = defaultdict(list)
+    for r in records:
+        t = r["stats"].get("turns")
+        for seat, name in enumerate(r["names"]):
+            if t:
+                own = (t + 1 - seat) // 2  # player 0 plays the odd-numbered turns
+                per[name].append(r["agent_seconds"][seat] / max(1, own))
+                turns[name].append(t)
+    lines = [
+        "| agent | seconds per own turn (mean) | game length in turns (mean) | games |",
+        "|---|---|---|---|",
+    ]
+    for n in order:
+        if per.get(n):
+            lines.append(
+                f"| {n} | {np.mean(per[n]):.2f} | {np.mean(turns[n]):.1f} | {len(per[n])} |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m stratagem.baselines.prismata.experiments")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("lengths", help="random and scripted game lengths vs the spec figures")
+    p.add_argument("--games", type=int, default=100)
+    p = sub.add_parser("table2", help="difficulty bots round robin (paper Table 2)")
+    p.add_argument("--playouts", type=int, default=4, help="playouts per decision of UCT100/AB100")
+    p.add_argument("--games", type=int, default=10, help="games per pairing with a search bot")
+    p.add_argument("--scripted-games", type=int, default=40, help="games per scripted pairing")
+    p = sub.add_parser("table3", help="UCT and Alpha-Beta at several budgets (paper Table 3)")
+    p.add_argument("--budgets", default="2,8", help="comma-separated playouts per decision")
+    p.add_argument("--games", type=int, default=8)
+    sub.add_parser("report", help="print the tables of the results found under --out")
+    for q in sub.choices.values():
+        q.add_argument("--out", type=Path, default=DEFAULT_OUT)
+        q.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    if args.command == "lengths":
+        print(_lengths_table(_lengths(args.games, out)))
+    elif args.command == "table2":
+        agents = _table2_agents(args.playouts)
+        scripted = {k: v for k, v in agents.items() if k in ("Medium", "Easy", "Random")}
+        search = {k: v for k, v in agents.items() if k not in scripted}
+        _run(scripted, args.scripted_games, args.workers, out / "table2_scripted.jsonl")
+        _run(search, args.games, args.workers, out / "table2_search.jsonl")
+        _run(search, args.games, args.workers, out / "table2_gauntlet.jsonl", against=scripted)
+        _report(out)
+    elif args.command == "table3":
+        budgets = [int(b) for b in args.budgets.split(",")]
+        _run(_table3_agents(budgets), args.games, args.workers, out / "table3.jsonl")
+        _report(out)
+    else:
+        _report(out)
+    return 0
+
+
+def _report(out: Path) -> None:
+    t2 = _records(
+        [out / "table2_scripted.jsonl", out / "table2_search.jsonl", out / "table2_gauntlet.jsonl"]
+    )
+    order2 = ["UCT100", "AB100", "Expert", "Medium", "Easy", "Random"]
+    if t2:
+        print("Table 2 (row win %, draws half; ± standard error; games):\n")
+        print(_matrix(t2, order2))
+        print()
+        print(_time_table(t2, order2))
+        print()
+    t3 = _records([out / "table3.jsonl"])
+    if t3:
+        names = sorted(
+            {n for r in t3 for n in r["names"]}, key=lambda n: (-int(n.split("-")[1]), n)
+        )
+        print("Table 3 (row win %, draws half; ± standard error; games):\n")
+        print(_matrix(t3, names))
+        print()
+        print(_time_table(t3, names))
+    lengths = out / "lengths.json"
+    if lengths.exists():
+        print("\nGame lengths:\n")
+        print(_lengths_table(json.loads(lengths.read_text())))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
