@@ -200,9 +200,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                 draws += 1
         n = wins_a + wins_b + draws
         if n == 0:
-            ours = "| - | - | - | 0 |"
-        else:
-            ours = f"| {_pct(wins_a, n)} | {_pct(wins_b, n)} | {100.0 * draws / n:.1f} | {n} |"
+            continue  # a pair this results file did not play (a gauntlet)
+        ours = f"| {_pct(wins_a, n)} | {_pct(wins_b, n)} | {100.0 * draws / n:.1f} | {n} |"
         print(f"| {a} | {b} | {pa:.1f} ({pas:.1f}) | {pb:.1f} ({pbs:.1f}) {ours}")
     return 0
 
