@@ -239,6 +239,38 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 def _cmd_compression(args: argparse.Namespace) -> int:
     """Play games of each planner against the rule-based agent; average the rates per batch."""
+    if args.load:
+        with open(args.load, encoding="utf-8") as fh:
+            data = json.load(fh)
+        rows = {k: {int(b): v for b, v in t.items()} for k, t in data["rows"].items()}
+        whole = {k: {int(b): v for b, v in t.items()} for k, t in data["whole"].items()}
+        decisions = data["decisions"]
+    else:
+        rows, whole, decisions = _measure_compression(args)
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                json.dump({"rows": rows, "whole": whole, "decisions": decisions}, fh)
+    batches = sorted({b for r in rows.values() for b in r})
+    if args.batches:
+        wanted = {int(b) for b in args.batches.split(",")}
+        batches = [b for b in batches if b in wanted]
+    header = ["batch (iterations)"]
+    for label in rows:
+        header += [f"{label}: grouped/groups", f"{label}: nodes/abstract"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for b in batches:
+        line = [f"{b} ({b * 20})"]
+        for label in rows:
+            for table in (rows[label], whole[label]):
+                vals = table.get(b, [])
+                line.append(_mean_se(vals) if vals else "-")
+        print("| " + " | ".join(line) + " |")
+    print("\ndecisions: " + ", ".join(f"{k} {v}" for k, v in decisions.items()))
+    return 0
+
+
+def _measure_compression(args: argparse.Namespace) -> tuple[dict, dict, dict]:
     name, maps, _ = _game(args.game)
     specs = paper_agents(args.game, args.budget)
     planners = {k: specs[k] for k in ("SCSA", "Elastic MCTS_u")}
@@ -282,23 +314,7 @@ def _cmd_compression(args: argparse.Namespace) -> int:
         rows[label] = per_batch
         whole[label] = per_batch_tree
         decisions[label] = count
-    batches = sorted({b for r in rows.values() for b in r})
-    header = ["batch", "iterations"]
-    for label in rows:
-        header += [f"{label}: grouped/groups", f"{label}: nodes/abstract"]
-    print(" | ".join(header))
-    for b in batches:
-        line = [str(b), str(b * 20)]
-        for label in rows:
-            for table in (rows[label], whole[label]):
-                vals = table.get(b, [])
-                line.append(_mean_se(vals) if vals else "-")
-        print(" | ".join(line))
-    print("decisions with an abstraction: " + ", ".join(f"{k} {v}" for k, v in decisions.items()))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            json.dump({"rows": rows, "whole": whole, "decisions": decisions}, fh)
-    return 0
+    return rows, whole, decisions
 
 
 def _mean_se(vals: Sequence[float]) -> str:
@@ -390,6 +406,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--decisions", type=int, default=30, help="searched decisions per game")
     c.add_argument("--no-early-stop", action="store_true", help="also Elastic without early stop")
     c.add_argument("--out", default=None, help="JSON file of the raw rates")
+    c.add_argument("--load", default=None, help="print from a JSON file of an earlier run")
+    c.add_argument("--batches", default=None, help="comma-separated batches to print")
     c.set_defaults(func=_cmd_compression)
     v = sub.add_parser("speed", help="iterations/s of SCSA against MCTS_u (overhead)")
     common(v, 6)
