@@ -154,3 +154,24 @@ def test_paper_table_one_agents_build(key):
         if spec != "rule_based":
             assert agent.budget == budget
     assert make_agent(paper_agents(key, 300)["SCSA"], game).budget == 300
+
+
+def test_experiment_commands_read_saved_results(capsys):
+    from pathlib import Path
+
+    from stratagem.baselines.scsa_experiments import main
+
+    root = Path(__file__).resolve().parents[1] / "docs" / "results" / "stratega_scsa"
+    assert main(["compare", "ktk", str(root / "ktk_table_b1000.jsonl"), "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "| SCSA | Rule-based | 55.6 (0.6) | 44.4 (0.6) |" in out
+    assert out.count("\n") == 2 + 15  # header, rule, the paper's 15 pairs
+    assert (
+        main(
+            ["compression", "pta", "--load", str(root / "pta_compression.json"), "--batches", "1,8"]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "| 1 (20) |" in out and "| 8 (160) |" in out and "| 2 (40) |" not in out
+    assert main(["table", "ktk", "--only", "Nobody"]) == 2
