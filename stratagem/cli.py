@@ -18,7 +18,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "stratagem.envs.commands",  # games, bench
     "stratagem.baselines.play",  # play
     "stratagem.baselines.tournament",  # tournament
+    "stratagem.baselines.ntbea",  # tune
+    "stratagem.baselines.scsa_experiments",  # scsa (the SCSA paper's tables and figures)
     "stratagem.training.commands",  # train
+    "stratagem.envs.terra_mystica.commands",  # replay
 )
 
 

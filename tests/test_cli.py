@@ -24,8 +24,8 @@ def test_games_lists_facts(capsys):
     out = capsys.readouterr().out
     assert "kill_the_king" in out and "18497" in out and "stratagem/KillTheKing-v0" in out
     assert main(["games", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert rows[0]["options"] == {"map": "default", "round_limit": 100}
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["kill_the_king"]["options"] == {"map": "default", "round_limit": 100}
 
 
 def test_bench_writes_json(tmp_path, capsys):
