@@ -321,3 +321,20 @@ def test_difficulty_ranking_medium_beats_random():
         medium_seat = 0 if seed % 2 == 0 else 1
         wins += state.winner == medium_seat
     assert wins >= 8
+
+
+@pytest.mark.slow
+def test_random_bot_game_length_is_near_the_reference():
+    """Spec section 9: RandomAI self-play on base+8 lasts ~73 turns, 15% hit the turn limit."""
+    game = make_game("prismata", cards="random:8")
+    turns, limits = [], 0
+    for seed in range(60):
+        agents = [make_agent("prismata_random", game) for _ in range(2)]
+        state = game.new_initial_state(seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            state.apply(agents[state.current_player].act(state, rng=rng))
+        turns.append(state.turn)
+        limits += state.winner == -1
+    assert 55 <= np.mean(turns) <= 95
+    assert 2 <= limits <= 20
