@@ -143,7 +143,7 @@ def test_checkpoint_of_another_game_is_rejected(tmp_path):
     with pytest.raises(ValueError, match="checkpoint of tictactoe_test"):
         alphazero.train(other)
     ktk = make_game("kill_the_king", map="kwah:1")
-    with pytest.raises(ValueError, match="was trained on tictactoe_test"):
+    with pytest.raises(ValueError, match="was trained on tictactoe_test"):  # another game
         make_agent(f"alphazero:checkpoint={tmp_path / 'final.pt'}", ktk)
     with pytest.raises(ValueError, match="not a stratagem AlphaZero checkpoint"):
         (tmp_path / "junk.pt").write_bytes(b"junk")

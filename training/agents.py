@@ -46,15 +46,20 @@ class AlphaZeroAgent(BaseAgent):
 
         dev = resolve_device(device)
         data = load_checkpoint(checkpoint, device="cpu")
-        if data["game"] != game.spec.name or data["game_config"] != _plain(game.spec.config):
+        if data["game"] != game.spec.name:
             raise ValueError(
                 f"checkpoint {checkpoint} was trained on {data['game']} "
-                f"{data['game_config']}, not {game.spec.name} "
-                f"{_plain(game.spec.config)}"
+                f"{data['game_config']}, not {game.spec.name}"
             )
         cfg = data["config"]
         net = build_network(game.spec, cfg["preset"], cfg["blocks"], cfg["filters"])
-        net.load_state_dict(data["network"])
+        try:  # another configuration of the same game is fine when the shapes agree (map=kwah:3
+            net.load_state_dict(data["network"])  # for a network trained on map=kwah)
+        except RuntimeError as exc:
+            raise ValueError(
+                f"checkpoint {checkpoint} was trained on {data['game']} {data['game_config']}, "
+                f"whose observation or action shapes differ from {_plain(game.spec.config)}"
+            ) from exc
         self._setup(game, net.to(dev), dev, simulations, c_puct)
 
     @classmethod
