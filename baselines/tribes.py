@@ -519,8 +519,32 @@ def action_space_analysis(
     }
 
 
+_COLUMNS = ("game", "seat", "turn", "moves", "legal_per_move", "log10_branching", "won")
+
+
+def compact_action_space(result: dict[str, Any]) -> dict[str, Any]:
+    """The analysis with its per-turn records as rows of :data:`_COLUMNS` (a smaller file)."""
+    rows = []
+    for t in result["turns"]:
+        legal, branching = round(t["legal_per_move"], 3), round(t["log10_branching"], 3)
+        rows.append([t["game"], t["seat"], t["turn"], t["moves"], legal, branching, int(t["won"])])
+    out = {k: v for k, v in result.items() if k != "turns"}
+    return {**out, "columns": list(_COLUMNS), "rows": rows}
+
+
+def expand_action_space(data: dict[str, Any]) -> dict[str, Any]:
+    """Inverse of :func:`compact_action_space` (records as dicts again)."""
+    if "turns" in data:
+        return data
+    turns = [dict(zip(data["columns"], row, strict=True)) for row in data["rows"]]
+    for t in turns:
+        t["won"] = bool(t["won"])
+    return {**{k: v for k, v in data.items() if k not in ("columns", "rows")}, "turns": turns}
+
+
 def plot_action_space(result: dict[str, Any], path: str) -> None:
     """Figure 2 of the paper: legal actions per move and log10 turn branching, by turn."""
+    result = expand_action_space(result)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -584,7 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.out:
         with open(args.out, "w") as fh:
-            json.dump(result, fh)
+            json.dump(compact_action_space(result), fh, separators=(",", ":"))
     if args.plot:
         plot_action_space(result, args.plot)
     return 0
