@@ -51,8 +51,14 @@ def main() -> None:
         state.apply(int(legal[rng.integers(len(legal))]))
     obs = np.stack([s.observation(s.current_player) for s in states])
     legal = [s.legal_actions() for s in states]
-    results = {"game": game.spec.name, "config": dict(game.spec.config), "preset": args.preset,
-               "device": str(device), "torch": torch.__version__, "positions_per_s": {}}
+    results = {
+        "game": game.spec.name,
+        "config": dict(game.spec.config),
+        "preset": args.preset,
+        "device": str(device),
+        "torch": torch.__version__,
+        "positions_per_s": {},
+    }
     for batch in (int(b) for b in args.batches.split(",")):
         evaluate(obs[:batch], legal[:batch])  # warm-up
         done, start = 0, time.perf_counter()
