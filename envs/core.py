@@ -216,13 +216,21 @@ class State(ABC):
     game: Game
     current_player: int
 
-    @abstractmethod
+    # A game implements at least one of legal_action_list() and legal_action_mask(); the other
+    # two methods are derived from it here, once for every game.
+    def legal_action_list(self) -> list[int]:
+        """Legal actions as a Python list, in any order: the planners' fast path."""
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
     def legal_action_mask(self) -> np.ndarray:
         """Boolean mask over the action space; all False at a terminal state."""
+        mask = np.zeros(self.game.spec.action_size, dtype=bool)
+        mask[self.legal_action_list()] = True
+        return mask
 
     def legal_actions(self) -> np.ndarray:
         """Indices of the legal actions, ascending."""
-        return np.flatnonzero(self.legal_action_mask())
+        return np.asarray(sorted(self.legal_action_list()), dtype=np.int64)
 
     @abstractmethod
     def apply(self, action: int) -> None:

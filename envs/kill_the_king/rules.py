@@ -406,18 +406,6 @@ class KillTheKingState(State):
         out.append(s.end_turn)
         return out
 
-    def legal_action_mask(self) -> np.ndarray:
-        """Boolean mask over the flat action space."""
-        mask = np.zeros(self.game.spec.action_size, dtype=bool)
-        mask[self.legal_action_list()] = True
-        return mask
-
-    def legal_actions(self) -> np.ndarray:
-        """Legal action indices, ascending."""
-        out = self.legal_action_list()
-        out.sort()
-        return np.asarray(out, dtype=np.int64)
-
     def apply(self, action: int) -> None:
         """Advance by one decision; illegal actions raise and change nothing."""
         if type(action) is not int:
