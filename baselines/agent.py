@@ -9,6 +9,7 @@ the start of every game. Planners count their budget in forward-model calls (``a
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -125,8 +126,22 @@ def _rule_based(game: Game, **params: Any) -> Agent:
 
 
 def _ensure_loaded() -> None:
-    import stratagem.baselines
+    """Import the modules that register agents: the built-in ones and each game's own.
+
+    A game's agents live in ``stratagem.baselines.<game>`` (a module or a package); importing it
+    registers its named agents (``cotg_pgs``, the Prismata bots, ...), as game packages register
+    themselves in ``stratagem.envs``.
+    """
+    import importlib.util
+
+    import stratagem.baselines  # (registers the built-in agents)
     import stratagem.training  # noqa: F401  (registers the trained-network agents, lazily)
+    from stratagem.envs.registry import list_games
+
+    for game in list_games():
+        module = f"stratagem.baselines.{game}"
+        if module not in sys.modules and importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
 
 
 register_agent("rule_based", _rule_based, "the game's rule-based agent from its paper")
