@@ -37,6 +37,8 @@ __all__ = [
 #: with the game as its only argument when its constructor takes one, else with no argument.
 GAME_EVALUATORS: dict[str, str] = {
     "kill_the_king": "stratagem.baselines.kill_the_king:KillTheKingEvaluator",
+    "push_them_all": "stratagem.baselines.push_them_all:PushThemAllEvaluator",
+    "two_kingdoms": "stratagem.baselines.two_kingdoms:TwoKingdomsEvaluator",
 }
 
 

@@ -42,3 +42,6 @@ register_agent("mcts", MCTSAgent, "UCT over the flat action space, per-player ba
 register_agent("mcts_u", MCTSUnitAgent, "MCTS with unit ordering (Stratega papers)")
 register_agent("rhea", RHEAAgent, "rolling horizon evolution; population 1 = hill climber")
 register_presets()
+
+# The SCSA paper planners (RG/Elastic MCTS_u, SCSA) register themselves on import.
+from stratagem.baselines.search import abstraction  # noqa: E402,F401
