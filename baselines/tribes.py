@@ -30,6 +30,7 @@ __all__ = [
     "diff_features",
     "plot_action_space",
     "score_action",
+    "speed",
 ]
 
 _ATK = tuple(u.attack for u in C.UNITS)
@@ -570,6 +571,62 @@ def plot_action_space(result: dict[str, Any], path: str) -> None:
     plt.close(fig)
 
 
+def speed(config: dict[str, Any] | None = None, games: int = 10, seed: int = 0) -> dict[str, Any]:
+    """Forward-model speed in CPU time (``time.process_time``), robust on a shared machine.
+
+    Plays ``games`` uniformly random games (their mean CPU time is the "random game" figure),
+    keeps a snapshot every 25 decisions, then plays random rollouts of 20 steps from the
+    snapshots (``apply`` with the legal actions kept current, what planners spend their budget
+    on), clones the snapshots, and builds observations.
+    """
+    import time
+
+    from stratagem.envs.registry import make_game
+
+    game = make_game("tribes", **dict(config or {}))
+    rng = np.random.default_rng(seed)
+    snapshots = []
+    steps = 0
+    start = time.process_time()
+    for k in range(games):
+        state = game.new_initial_state(seed + k)
+        while not state.is_terminal():
+            legal = state.legal_action_list()
+            state.apply(legal[int(rng.integers(len(legal)))])
+            steps += 1
+            if steps % 25 == 0:
+                snapshots.append(state.clone())
+    game_cpu = time.process_time() - start
+    start = time.process_time()
+    calls = 0
+    for snap in snapshots:
+        state = snap.clone()
+        for _ in range(20):
+            if state.is_terminal():
+                break
+            legal = state.legal_action_list()
+            state.apply(legal[int(rng.integers(len(legal)))])
+            calls += 1
+    roll_cpu = time.process_time() - start
+    start = time.process_time()
+    for _ in range(5):
+        for snap in snapshots:
+            snap.clone()
+    clone_cpu = time.process_time() - start
+    start = time.process_time()
+    for snap in snapshots[:200]:
+        snap.observation(snap.current_player)
+    obs_cpu = time.process_time() - start
+    return {
+        "config": dict(config or {}),
+        "random_game_ms": game_cpu / games * 1000,
+        "decisions_per_game": steps / games,
+        "apply_per_s": calls / roll_cpu,
+        "clone_per_s": 5 * len(snapshots) / clone_cpu,
+        "observation_us": obs_cpu / min(200, len(snapshots)) * 1e6,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m stratagem.baselines.tribes action-space ...``: the section 4.2 analysis."""
     import argparse
@@ -588,7 +645,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd.add_argument("--seed", type=int, default=0)
     cmd.add_argument("--out", help="write the records and summary as JSON")
     cmd.add_argument("--plot", help="write Figure 2 as a PNG")
+    bench = sub.add_parser("speed", help="forward-model speed in CPU time")
+    bench.add_argument("--config", "-c", action="append", metavar="KEY=VALUE")
+    bench.add_argument("--games", type=int, default=10)
     args = parser.parse_args(argv)
+    if args.command == "speed":
+        fig = speed(parse_config(args.config), games=args.games)
+        print(f"tribes speed (CPU time) {fig['config']}")
+        print(f"  random game               {fig['random_game_ms']:10.1f} ms")
+        print(f"  decisions per game        {fig['decisions_per_game']:10.1f}")
+        print(f"  apply/s (legal kept)      {fig['apply_per_s']:10.0f}")
+        print(f"  clone/s                   {fig['clone_per_s']:10.0f}")
+        print(f"  observation               {fig['observation_us']:10.1f} us")
+        return 0
     result = action_space_analysis(
         split_agent_list(args.agents),
         args.games,
