@@ -196,8 +196,11 @@ def _matrix(records: Sequence[Mapping[str, Any]], order: Sequence[str]) -> str:
                 cells.append("-")
                 continue
             m = float(np.mean(s))
-            se = float(np.std(s) / math.sqrt(len(s))) if len(s) > 1 else float("nan")
             means.append(m)
+            if len(s) == 1:  # no standard error from one game
+                cells.append(f"{100 * m:.0f} (1)")
+                continue
+            se = float(np.std(s) / math.sqrt(len(s)))
             cells.append(f"{100 * m:.0f} ± {100 * se:.0f} ({len(s)})")
         avg = f"{100 * float(np.mean(means)):.0f}" if means else "-"
         lines.append(f"| {a} | " + " | ".join(cells) + f" | {avg} |")
