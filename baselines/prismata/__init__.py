@@ -14,8 +14,10 @@ Agents (``make_agent(spec, game)``; importing this package registers the names):
 ======================  ==========================================================
 
 ``rule_based:bot=NAME`` builds any configured bot without importing this package first (the
-game registry names :class:`PrismataRuleBasedAgent`). Search parameters override the
-configuration: ``prismata_master:time_limit_ms=500`` or ``prismata_bot:bot=UCT100,max_playouts=8``.
+game registry names :class:`PrismataRuleBasedAgent`); the ``prismata_*`` names exist once this
+package is imported (``stratagem.baselines`` does not import game-specific agent packages).
+Search parameters override the configuration: ``prismata_master:time_limit_ms=500`` or
+``rule_based:bot=UCT100,time_limit_ms=0,max_playouts=8``.
 """
 
 from stratagem.baselines.agent import agent_names, register_agent
