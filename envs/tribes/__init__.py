@@ -58,8 +58,12 @@ def register_game() -> None:
             {"num_players": 4, "observability": "partial", "max_turns": 2},
             {"map": "SampleLevel2p", "mode": "score", "observability": "partial", "max_turns": 4},
             {"map": "MinimalLevel2", "max_turns": 6},
+            {"observability": "partial", "mode": "score", "max_turns": 4},
+            {"num_players": 3, "observability": "partial", "max_turns": 3},
+            {"num_players": 4, "mode": "score", "max_turns": 2},
         ),
         rule_based_agent="stratagem.baselines.tribes:TribesRuleBasedAgent",
+        evaluator="stratagem.baselines.tribes:TribesDiffEvaluator",
     )
 
 
