@@ -218,3 +218,39 @@ def test_gym_episode_reward_is_final_outcome():
         _, r, term, _, _ = env.step(game.end_turn_action)
         total += r
     assert term and total == 1.0
+
+
+def test_potential_shaping_telescopes_to_minus_the_start_potential():
+    """With γ = 1 the shaping terms of an episode sum to −Φ(s₀): the outcome is unchanged."""
+    from stratagem.baselines.evaluators import default_evaluator
+    from stratagem.wrappers.shaping import PotentialShaping
+
+    base = gym.make("stratagem/KillTheKing-v0", map="kwah:3", opponent="random", seat=0)
+    env = PotentialShaping(base, weight=0.5, gamma=1.0)
+    obs, info = env.reset(seed=4)
+    unwrapped = env.unwrapped
+    phi0 = 0.5 * default_evaluator(unwrapped.game).evaluate(unwrapped.state)[0]
+    rng = np.random.default_rng(0)
+    shaped = total_bonus = 0.0
+    terminated = truncated = False
+    steps = 0
+    while not (terminated or truncated) and steps < 3000:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        shaped += reward
+        total_bonus += info["shaping"]
+        steps += 1
+    assert terminated
+    assert total_bonus == pytest.approx(-phi0)
+    assert shaped == pytest.approx(unwrapped.state.returns()[0] - phi0)
+    assert phi0 != 0  # the heuristic gives the start a value
+
+
+def test_potential_shaping_rejects_bad_weights():
+    from stratagem.wrappers.shaping import PotentialShaping
+
+    base = gym.make("stratagem/KillTheKing-v0", map="kwah:3")
+    with pytest.raises(ValueError, match="shaping weight"):
+        PotentialShaping(base, weight=-1.0)
+    with pytest.raises(ValueError, match="gamma"):
+        PotentialShaping(base, gamma=0.0)

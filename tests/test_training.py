@@ -295,3 +295,14 @@ def test_ppo_self_play_pool_and_resume(tmp_path):
     assert resumed["timesteps"] >= 1024
     with pytest.raises(ValueError, match="checkpoint of tictactoe_test"):
         ppo.train(dataclasses.replace(config, game="kill_the_king", game_config={"map": "kwah:1"}))
+
+
+def test_ppo_shaping_options_are_checked_and_used(tmp_path):
+    from stratagem.training import ppo
+
+    with pytest.raises(ValueError, match="shaping must be >= 0"):
+        ppo_config(tmp_path, shaping=-0.5).validate()
+    with pytest.raises(ValueError):
+        ppo_config(tmp_path, shaping=0.5, shaping_evaluator="no_such_module:Nothing").validate()
+    env = ppo._make_env(ppo_config(tmp_path, shaping=0.5), 0, str(tmp_path))()
+    assert type(env.env).__name__ == "PotentialShaping"

@@ -385,9 +385,9 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
         logger.log(metrics, iteration)
         phase = "selfplay"
         save("selfplay")
-        if config.progress:
-            shown = {k: round(v, 3) for k, v in metrics.items() if isinstance(v, float)}
-            print(f"iteration {iteration}/{config.iterations}: {shown}", flush=True)
+        # one line per iteration even without progress bars: the log of a long background run
+        shown = {k: round(v, 3) for k, v in metrics.items() if isinstance(v, float)}
+        print(f"iteration {iteration}/{config.iterations}: {shown}", flush=True)
     atomic_torch_save(
         {
             "kind": "stratagem-alphazero",

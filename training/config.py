@@ -157,6 +157,13 @@ class PPOConfig:
     """Entropy bonus."""
     clip_range: float = 0.2
     """PPO clipping."""
+    shaping: float = 0.0
+    """Weight of potential-based reward shaping with the game's heuristic evaluator (0: the
+    game's win/loss reward only). The term ``shaping·(γ·Φ(s′) − Φ(s))`` leaves the optimal
+    policy unchanged (Ng et al. 1999) and gives long games a signal before their end; see
+    :mod:`stratagem.wrappers.shaping`."""
+    shaping_evaluator: str = "default"
+    """Evaluator of the potential: ``default`` (the game's heuristic) or ``module:Class``."""
     features: int = 256
     """Width of the feature layer after the convolutions."""
     filters: int = 32
@@ -204,6 +211,8 @@ class PPOConfig:
             raise ValueError(f"vec_env must be 'subproc' or 'dummy', got {self.vec_env!r}")
         if self.pool_size < 0 or self.eval_games < 0:
             raise ValueError("pool_size and eval_games must be >= 0")
+        if self.shaping < 0:
+            raise ValueError(f"shaping must be >= 0, got {self.shaping}")
         if not self.opponents and self.pool_size == 0:
             raise ValueError("the opponent pool is empty: name opponents or set pool_size > 0")
         game = make_game(self.game, **self.game_config)
@@ -213,4 +222,8 @@ class PPOConfig:
             raise ValueError(f"seat must be 'random' or 0..{game.spec.num_players - 1}")
         for spec in self.opponents + self.eval_opponents:
             make_agent(spec, game)
+        if self.shaping:
+            from stratagem.baselines.evaluators import make_evaluator
+
+            make_evaluator(self.shaping_evaluator, game)
         _check_device(self.device)

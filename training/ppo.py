@@ -118,7 +118,16 @@ def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
             game, config.opponents, pool_dir, config.pool_size, seed=config.seed * 1000 + rank
         )
         seat: Any = config.seat if config.seat == "random" else int(config.seat)
-        env = SingleAgentEnv(config.game, opponent=pool, seat=seat, **config.game_config)
+        env: gym.Env = SingleAgentEnv(config.game, opponent=pool, seat=seat, **config.game_config)
+        if config.shaping:
+            from stratagem.wrappers.shaping import PotentialShaping
+
+            env = PotentialShaping(
+                env,
+                weight=config.shaping,
+                gamma=config.gamma,
+                evaluator=config.shaping_evaluator,
+            )
         env.reset(seed=config.seed * 1000 + rank)
         return ActionMasker(env, lambda e: e.unwrapped.action_masks().astype(bool))
 

@@ -1,4 +1,4 @@
-"""Wrappers over the games: the Gymnasium single-agent view (``gym.make``)."""
+"""Wrappers over the games: the Gymnasium single-agent view (``gym.make``) and reward shaping."""
 
 from stratagem.wrappers.gym_env import SingleAgentEnv, register_gymnasium_envs
 
