@@ -306,3 +306,13 @@ def test_ppo_shaping_options_are_checked_and_used(tmp_path):
         ppo_config(tmp_path, shaping=0.5, shaping_evaluator="no_such_module:Nothing").validate()
     env = ppo._make_env(ppo_config(tmp_path, shaping=0.5), 0, str(tmp_path))()
     assert type(env.env).__name__ == "PotentialShaping"
+
+
+def test_agent_spec_lists_keep_their_parameters():
+    from stratagem.training.common import config_from_mapping
+    from stratagem.training.config import AlphaZeroConfig
+
+    cfg = config_from_mapping(
+        AlphaZeroConfig, {"eval_opponents": "mcts:budget=500,c=1.0,random, rule_based"}
+    )
+    assert cfg.eval_opponents == ["mcts:budget=500,c=1.0", "random", "rule_based"]

@@ -222,8 +222,10 @@ def _coerce(key: str, value: Any, hint: Any) -> Any:
     elif base is list:
         if isinstance(value, (list, tuple)):
             return list(value)
-        if isinstance(value, str):
-            return [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, str):  # lists of agent specs: "mcts:budget=500,c=1,random"
+            from stratagem.baselines.tournament import split_agent_list
+
+            return split_agent_list(value)
     elif base is dict:
         if isinstance(value, Mapping):
             return dict(value)
