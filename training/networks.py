@@ -16,6 +16,7 @@ convolutions), runs a residual tower, and has two heads:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import torch
@@ -35,19 +36,31 @@ class NetworkPreset:
         blocks: Number of residual blocks.
         filters: Convolution channels in the tower.
         value_hidden: Width of the value head's hidden layer.
+        value_channels: Channels of the value head's 1×1 convolution (AlphaZero: 1).
+        policy_channels: Channels of an extra 3×3 convolution + batch norm + ReLU at the start
+            of the spatial policy head (0: none, the per-plane 1×1 convolution reads the tower
+            directly).
     """
 
     blocks: int
     filters: int
     value_hidden: int = 64
+    value_channels: int = 1
+    policy_channels: int = 0
 
 
-#: ``alphatm`` is the Terra Mystica paper's 19 blocks × 256 filters.
+#: ``alphatm`` is the Terra Mystica paper's network (section 2.5.5): 19 residual blocks of 256
+#: filters; a policy head that first reduces the tower to 64 channels (the paper's 2×2 stride-2
+#: convolution is specific to its 9 × 26 board; a 3×3 convolution keeps any board's size so that
+#: the per-plane outputs stay aligned with the action layout); a value head of a 32-filter 1×1
+#: convolution, a 264-unit layer and tanh.
 PRESETS: dict[str, NetworkPreset] = {
     "tiny": NetworkPreset(blocks=2, filters=32, value_hidden=32),
     "small": NetworkPreset(blocks=4, filters=64),
     "default": NetworkPreset(blocks=8, filters=128, value_hidden=128),
-    "alphatm": NetworkPreset(blocks=19, filters=256, value_hidden=256),
+    "alphatm": NetworkPreset(
+        blocks=19, filters=256, value_hidden=264, value_channels=32, policy_channels=64
+    ),
 }
 
 
@@ -90,19 +103,29 @@ class PolicyValueNet(nn.Module):
         self.spatial = layout is not None and layout.height == height and layout.width == width
         if self.spatial:
             assert layout is not None
-            self.policy_conv = nn.Conv2d(filters, len(layout.planes), 1)
+            head_in = filters
+            self.policy_stem: nn.Module | None = None
+            if preset.policy_channels:
+                head_in = preset.policy_channels
+                self.policy_stem = nn.Sequential(
+                    nn.Conv2d(filters, head_in, 3, padding=1, bias=False),
+                    nn.BatchNorm2d(head_in),
+                    nn.ReLU(),
+                )
+            self.policy_conv = nn.Conv2d(head_in, len(layout.planes), 1)
             self.num_global = len(layout.global_actions)
-            self.policy_global = nn.Linear(filters, self.num_global) if self.num_global else None
+            self.policy_global = nn.Linear(head_in, self.num_global) if self.num_global else None
         else:
             self.policy_conv = nn.Sequential(
                 nn.Conv2d(filters, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
             )
             self.policy_fc = nn.Linear(2 * height * width, spec.action_size)
+        vch = preset.value_channels
         self.value_conv = nn.Sequential(
-            nn.Conv2d(filters, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU()
+            nn.Conv2d(filters, vch, 1, bias=False), nn.BatchNorm2d(vch), nn.ReLU()
         )
         self.value_fc = nn.Sequential(
-            nn.Linear(height * width, preset.value_hidden),
+            nn.Linear(vch * height * width, preset.value_hidden),
             nn.ReLU(),
             nn.Linear(preset.value_hidden, spec.num_players),
             nn.Tanh(),
@@ -120,9 +143,10 @@ class PolicyValueNet(nn.Module):
         x = self.tower(self.stem(obs.permute(0, 3, 1, 2)))
         batch = x.shape[0]
         if self.spatial:
-            logits = self.policy_conv(x).reshape(batch, -1)
+            head = x if self.policy_stem is None else self.policy_stem(x)
+            logits = self.policy_conv(head).reshape(batch, -1)
             if self.policy_global is not None:
-                logits = torch.cat([logits, self.policy_global(x.mean(dim=(2, 3)))], dim=1)
+                logits = torch.cat([logits, self.policy_global(head.mean(dim=(2, 3)))], dim=1)
         else:
             logits = self.policy_fc(self.policy_conv(x).reshape(batch, -1))
         values = self.value_fc(self.value_conv(x).reshape(batch, -1))
@@ -140,10 +164,10 @@ def build_network(
     if preset not in PRESETS:
         raise ValueError(f"unknown network preset {preset!r}; presets: {', '.join(PRESETS)}")
     base = PRESETS[preset]
-    size = NetworkPreset(
+    size = dataclasses.replace(
+        base,
         blocks=base.blocks if blocks is None else blocks,
         filters=base.filters if filters is None else filters,
-        value_hidden=base.value_hidden,
     )
     if size.blocks < 0 or size.filters < 1:
         raise ValueError(f"network size must be blocks >= 0 and filters >= 1, got {size}")
