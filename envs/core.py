@@ -10,11 +10,12 @@ This module imports nothing from gymnasium, pettingzoo or torch: rules cores sta
 
 from __future__ import annotations
 
+import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -216,6 +217,11 @@ class State(ABC):
     game: Game
     current_player: int
 
+    #: Dotted name of the module whose ``render_text(state)`` and ``render_rgb(state)`` draw this
+    #: game (``__str__`` and :meth:`render_rgb` call them); imported on first use, so the rules
+    #: never load drawing code. ``None`` for a game without renderers.
+    render_module: ClassVar[str | None] = None
+
     # A game implements at least one of legal_action_list() and legal_action_mask(); the other
     # two methods are derived from it here, once for every game.
     def legal_action_list(self) -> list[int]:
@@ -265,7 +271,15 @@ class State(ABC):
 
     def render_rgb(self) -> np.ndarray:
         """``H × W × 3`` uint8 picture of the position (``rgb_array`` render mode)."""
-        raise NotImplementedError(f"{self.game.spec.name} has no picture renderer")
+        if self.render_module is None:
+            raise NotImplementedError(f"{self.game.spec.name} has no picture renderer")
+        return importlib.import_module(self.render_module).render_rgb(self)
+
+    def __str__(self) -> str:
+        """The position as text (``ansi`` render mode); the default ``repr`` without a renderer."""
+        if self.render_module is None:
+            return super().__str__()
+        return importlib.import_module(self.render_module).render_text(self)
 
     @abstractmethod
     def _to_dict(self) -> dict[str, Any]:

@@ -482,6 +482,7 @@ class CotgCombatState(State):
     """
 
     game: CotgCombatGame
+    render_module = "stratagem.envs.cotg_combat.render"
     __slots__ = (
         "_alive",
         "_atk",
@@ -560,18 +561,6 @@ class CotgCombatState(State):
                     if row[ce] <= reach:
                         out.append(b + e)
         return out
-
-    def legal_action_mask(self) -> np.ndarray:
-        """Boolean mask over the flat action space."""
-        mask = np.zeros(self.game.spec.action_size, dtype=bool)
-        mask[self.legal_action_list()] = True
-        return mask
-
-    def legal_actions(self) -> np.ndarray:
-        """Legal action indices, ascending."""
-        out = self.legal_action_list()
-        out.sort()
-        return np.asarray(out, dtype=np.int64)
 
     def apply(self, action: int) -> None:
         """Advance by one decision; an illegal action raises and changes nothing."""
@@ -658,26 +647,6 @@ class CotgCombatState(State):
             "power": self._pw,
             "attacked": self._atk,
         }
-
-    def __str__(self) -> str:
-        from stratagem.envs.cotg_combat.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        """Picture of the hex battlefield."""
-        from stratagem.envs.cotg_combat.render import render_rgb
-
-        return render_rgb(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CotgCombatState):
-            return NotImplemented
-        return (
-            self.game.spec.config == other.game.spec.config and self._to_dict() == other._to_dict()
-        )
-
-    __hash__ = None  # type: ignore[assignment]  (mutable)
 
     # ------------------------------------------------------------------ optional planner hooks
     def action_unit(self, action: int) -> int | None:

@@ -324,6 +324,7 @@ class KillTheKingState(State):
     """
 
     game: KillTheKingGame
+    render_module = "stratagem.envs.kill_the_king.render"
     __slots__ = (
         "_hp",
         "_last",
@@ -505,17 +506,6 @@ class KillTheKingState(State):
             "mp": self._mp,
             "last": self._last,
         }
-
-    def __str__(self) -> str:
-        from stratagem.envs.kill_the_king.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        """Picture of the board (16 pixels a tile)."""
-        from stratagem.envs.kill_the_king.render import render_rgb
-
-        return render_rgb(self)
 
     # ----------------------------------------------------------------- queries for agents
     @property

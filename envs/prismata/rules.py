@@ -479,6 +479,7 @@ class PrismataState(State):
     """
 
     game: PrismataGame
+    render_module = "stratagem.envs.prismata.render"
     __slots__ = (
         "_cs",
         "breach_frozen",
@@ -563,16 +564,6 @@ class PrismataState(State):
                     out.append(f0 + s)
         out.append(lay.end)
         return out
-
-    def legal_action_mask(self) -> np.ndarray:
-        """Boolean mask over the flat action space."""
-        mask = np.zeros(self.game.layout.size, dtype=bool)
-        mask[self.legal_action_list()] = True
-        return mask
-
-    def legal_actions(self) -> np.ndarray:
-        """Legal action indices, ascending."""
-        return np.asarray(self.legal_action_list(), dtype=np.int64)
 
     def apply(self, action: int) -> None:
         """Advance by one decision; illegal actions raise and change nothing."""
@@ -661,26 +652,6 @@ class PrismataState(State):
             "breach_frozen": self.breach_frozen,
             "winner": self.winner,
         }
-
-    def __str__(self) -> str:
-        from stratagem.envs.prismata.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        """Picture of both boards."""
-        from stratagem.envs.prismata.render import render_rgb
-
-        return render_rgb(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PrismataState):
-            return NotImplemented
-        return (
-            self.game.spec.config == other.game.spec.config and self._to_dict() == other._to_dict()
-        )
-
-    __hash__ = None  # type: ignore[assignment]  (mutable)
 
     def end_statistics(self) -> dict[str, Any]:
         """End-of-game figures for tournament tables: turns played and units left per player."""

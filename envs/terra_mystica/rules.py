@@ -461,6 +461,7 @@ class TerraMysticaState(State):
     """
 
     game: TerraMysticaGame
+    render_module = "stratagem.envs.terra_mystica.render"
     __slots__ = (
         "F",
         "_legal",
@@ -575,18 +576,6 @@ class TerraMysticaState(State):
             self._legal = self._compute_legal()
         return list(self._legal)
 
-    def legal_action_mask(self) -> np.ndarray:
-        """Boolean mask over the 2,247 actions."""
-        mask = np.zeros(A.ACTION_SIZE, dtype=bool)
-        mask[self.legal_action_list()] = True
-        return mask
-
-    def legal_actions(self) -> np.ndarray:
-        """Legal action indices, ascending."""
-        out = self.legal_action_list()
-        out.sort()
-        return np.asarray(out, dtype=np.int64)
-
     def apply(self, action: int) -> None:
         """Advance by one decision; an illegal action raises and changes nothing."""
         if type(action) is not int:
@@ -607,26 +596,6 @@ class TerraMysticaState(State):
         if not (isinstance(player, (int, np.integer)) and 0 <= player < self.n):
             raise ValueError(f"terra_mystica: player must be 0..{self.n - 1}, got {player!r}")
         return encode(self, int(player))
-
-    def __str__(self) -> str:
-        from stratagem.envs.terra_mystica.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        """Picture of the map, the cult board and each player's resources."""
-        from stratagem.envs.terra_mystica.render import render_rgb
-
-        return render_rgb(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TerraMysticaState):
-            return NotImplemented
-        return (
-            self.game.spec.config == other.game.spec.config and self._to_dict() == other._to_dict()
-        )
-
-    __hash__ = None  # type: ignore[assignment]  (mutable)
 
     # ================================================================= serialization
     _LIST_FIELDS = (

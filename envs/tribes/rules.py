@@ -374,6 +374,7 @@ class TribesState(State):
     """
 
     game: TribesGame
+    render_module = "stratagem.envs.tribes.render"
     __slots__ = (
         "_legal",
         "_legal_set",
@@ -876,17 +877,6 @@ class TribesState(State):
             raise ValueError(f"tribes: player must be 0..{self.num_tribes - 1}, got {player!r}")
         return observed_copy(self, int(player))
 
-    def __str__(self) -> str:
-        from stratagem.envs.tribes.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        """Picture of the map with units, cities and borders."""
-        from stratagem.envs.tribes.render import render_rgb
-
-        return render_rgb(self)
-
     # ------------------------------------------------------------------ hooks for agents
     def action_kind(self, action: int) -> str:
         """Kind of an action: ``move``, ``attack``, ..., ``research``, ``end_turn``."""
@@ -1105,14 +1095,13 @@ class TribesState(State):
                 if uid not in self.units:
                     raise _bad(f"tribe {t} lists unknown unit {uid}")
 
+    # Kept (not core's ==): comparing the JSON text also tells dict key order, 1.0 and True from 1.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TribesState):
             return NotImplemented
         return self.game.spec.config == other.game.spec.config and json.dumps(
             self._to_dict()
         ) == json.dumps(other._to_dict())
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 _ALL_VISIBLE: dict[int, tuple[int, ...]] = {}

@@ -411,6 +411,7 @@ class TwoKingdomsState(State):
     """
 
     game: TwoKingdomsGame
+    render_module = "stratagem.envs.two_kingdoms.render"
     __slots__ = (
         "_gold",
         "_hp",
@@ -525,18 +526,6 @@ class TwoKingdomsState(State):
                         out.append(action)
         out.append(s.end_turn)
         return out
-
-    def legal_action_mask(self) -> np.ndarray:
-        """Boolean mask over the flat action space."""
-        mask = np.zeros(self.game.spec.action_size, dtype=bool)
-        mask[self.legal_action_list()] = True
-        return mask
-
-    def legal_actions(self) -> np.ndarray:
-        """Legal action indices, ascending."""
-        out = self.legal_action_list()
-        out.sort()
-        return np.asarray(out, dtype=np.int64)
 
     def apply(self, action: int) -> None:
         """Advance by one decision; illegal actions raise and change nothing."""
@@ -672,26 +661,6 @@ class TwoKingdomsState(State):
             "mined": self._mined,
             "mining": self._mining,
         }
-
-    def __str__(self) -> str:
-        from stratagem.envs.two_kingdoms.render import render_text
-
-        return render_text(self)
-
-    def render_rgb(self) -> np.ndarray:
-        """Picture of the board (16 pixels a tile)."""
-        from stratagem.envs.two_kingdoms.render import render_rgb
-
-        return render_rgb(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TwoKingdomsState):
-            return NotImplemented
-        return (
-            self.game.spec.config == other.game.spec.config and self._to_dict() == other._to_dict()
-        )
-
-    __hash__ = None  # type: ignore[assignment]  (mutable)
 
     # ----------------------------------------------------------------- queries for agents
     @property
