@@ -5,10 +5,23 @@ One class serves all games through the forward-model contract: agents are ``play
 the mask is also in ``infos[agent]["action_mask"]``, rewards are the game's returns given at the
 end, and the same agent stays selected for as long as the game keeps it the mover (multi-action
 turns). ``env.unwrapped.state`` is the forward model; ``clone()`` it before searching.
+
+Every game has a PettingZoo entry module ``stratagem.envs.<game>_v0`` whose ``env()`` and
+``raw_env()`` come from :func:`make_env_functions`. Example::
+
+    from stratagem.envs import kill_the_king_v0
+    env = kill_the_king_v0.env(map="kwah:3")
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        mask = obs["action_mask"]
+        action = None if termination or truncation else env.action_space(agent).sample(mask)
+        env.step(action)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,7 +32,7 @@ from pettingzoo.utils import wrappers
 from stratagem.envs.core import State
 from stratagem.envs.registry import make_game
 
-__all__ = ["StratagemAECEnv", "wrap_aec"]
+__all__ = ["StratagemAECEnv", "make_env_functions", "wrap_aec"]
 
 
 class StratagemAECEnv(AECEnv):
@@ -150,3 +163,32 @@ def wrap_aec(env: StratagemAECEnv) -> AECEnv:
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def make_env_functions(
+    game: str,
+) -> tuple[Callable[..., AECEnv], Callable[..., StratagemAECEnv]]:
+    """The ``env`` and ``raw_env`` functions of the entry module ``stratagem.envs.<game>_v0``.
+
+    Both take ``render_mode`` and the game's configuration keywords. They are named as that
+    module's own functions, so they pickle by reference once the module assigns them.
+
+    Args:
+        game: Registry name of the game.
+
+    Returns:
+        ``(env, raw_env)``.
+    """
+
+    def raw_env(render_mode: str | None = None, **config: Any) -> StratagemAECEnv:
+        """The unwrapped environment: an illegal action raises ``IllegalActionError``."""
+        return StratagemAECEnv(game, render_mode=render_mode, **config)
+
+    def env(render_mode: str | None = None, **config: Any) -> AECEnv:
+        """The environment with PettingZoo's standard wrappers (illegal move: -1, game over)."""
+        return wrap_aec(raw_env(render_mode=render_mode, **config))
+
+    for function in (env, raw_env):
+        function.__module__ = f"stratagem.envs.{game}_v0"
+        function.__qualname__ = function.__name__
+    return env, raw_env
