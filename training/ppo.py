@@ -110,6 +110,7 @@ class OpponentPool(BaseAgent):
 def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
     def thunk() -> gym.Env:
         from sb3_contrib.common.wrappers import ActionMasker
+        from stable_baselines3.common.monitor import Monitor
 
         from stratagem.wrappers.gym_env import SingleAgentEnv
 
@@ -119,6 +120,9 @@ def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
         )
         seat: Any = config.seat if config.seat == "random" else int(config.seat)
         env: gym.Env = SingleAgentEnv(config.game, opponent=pool, seat=seat, **config.game_config)
+        # episode outcome and length in the logs (rollout/ep_rew_mean): the game's reward, seen
+        # before any shaping is added
+        env = Monitor(env)
         if config.shaping:
             from stratagem.wrappers.shaping import PotentialShaping
 
