@@ -26,6 +26,7 @@ __all__ = [
     "InvalidStateError",
     "SpatialActionLayout",
     "State",
+    "TwoPlayerState",
 ]
 
 
@@ -339,6 +340,28 @@ class State(ABC):
                 f"0..{self.game.spec.action_size - 1}"
             )
         return action
+
+
+class TwoPlayerState(State):
+    """A two-player zero-sum position whose outcome is its :attr:`winner`.
+
+    Attributes:
+        winner: ``None`` while playing, ``-1`` for a draw, else the winning player (0 or 1).
+    """
+
+    winner: int | None
+
+    def is_terminal(self) -> bool:
+        """True once the game is won or drawn (:attr:`winner` is set)."""
+        return self.winner is not None
+
+    def returns(self) -> np.ndarray:
+        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
+        out = np.zeros(2, dtype=np.float64)
+        if self.winner is not None and self.winner >= 0:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = -1.0
+        return out
 
 
 def rng_state(rng: np.random.Generator | None) -> dict[str, Any] | None:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.core import Game, GameSpec, InvalidStateError, TwoPlayerState
 from stratagem.envs.cotg_combat.actions import END_TURN, ActionLayout
 from stratagem.envs.cotg_combat.armies import (
     PLACEMENTS,
@@ -468,7 +468,7 @@ class CotgCombatGame(Game):
         return state
 
 
-class CotgCombatState(State):
+class CotgCombatState(TwoPlayerState):
     """A CotG battle position. Create it with :meth:`CotgCombatGame.new_initial_state`.
 
     Besides the contract, it offers the unit-level interface the scripts and script-space
@@ -515,18 +515,6 @@ class CotgCombatState(State):
         c.current_player = self.current_player
         c.winner = self.winner
         return c
-
-    def is_terminal(self) -> bool:
-        """True once a side is eliminated or the turn limit is reached."""
-        return self.winner is not None
-
-    def returns(self) -> np.ndarray:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished battle."""
-        out = np.zeros(NUM_PLAYERS, dtype=np.float64)
-        if self.winner is not None and self.winner >= 0:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
-        return out
 
     def legal_action_list(self) -> list[int]:
         """Legal actions as a Python list (``end_turn`` first, then by slot); the fast path."""

@@ -29,9 +29,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.core import Game, GameSpec, InvalidStateError
 from stratagem.envs.kill_the_king import actions as A
 from stratagem.envs.kill_the_king.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
+from stratagem.envs.stratega_state import StrategaState
 
 __all__ = [
     "KING",
@@ -314,7 +315,7 @@ class KillTheKingGame(Game):
         return state
 
 
-class KillTheKingState(State):
+class KillTheKingState(StrategaState[UnitView]):
     """A Kill The King position. Create it with :meth:`KillTheKingGame.new_initial_state`.
 
     Attributes:
@@ -355,18 +356,6 @@ class KillTheKingState(State):
         c.current_player = self.current_player
         c.winner = self.winner
         return c
-
-    def is_terminal(self) -> bool:
-        """True once a King died or the round limit was reached."""
-        return self.winner is not None
-
-    def returns(self) -> np.ndarray:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
-        out = np.zeros(NUM_PLAYERS, dtype=np.float64)
-        if self.winner is not None and self.winner >= 0:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
-        return out
 
     def legal_action_list(self) -> list[int]:
         """Legal actions as a Python list (unsorted; EndTurn last); the fast path for planners."""
@@ -508,28 +497,6 @@ class KillTheKingState(State):
         }
 
     # ----------------------------------------------------------------- queries for agents
-    @property
-    def width(self) -> int:
-        """Board width."""
-        return self._s.width
-
-    @property
-    def height(self) -> int:
-        """Board height."""
-        return self._s.board.height
-
-    @property
-    def board(self) -> Board:
-        """The board this game is played on."""
-        return self._s.board
-
-    def walkable(self, x: int, y: int) -> bool:
-        """True when tile ``(x, y)`` is on the board and walkable (ignoring units)."""
-        return (
-            0 <= x < self._s.width
-            and 0 <= y < self.height
-            and self._s.walkable[y * self._s.width + x]
-        )
 
     def unit(self, uid: int) -> UnitView:
         """Snapshot of unit ``uid`` (dead units have ``x = y = -1`` and health 0)."""
@@ -552,28 +519,7 @@ class KillTheKingState(State):
         ids: Sequence[int] = range(len(self._pos)) if player is None else self._s.units_of[player]
         return [self.unit(u) for u in ids if self._pos[u] >= 0]
 
-    def unit_at(self, x: int, y: int) -> UnitView | None:
-        """The unit on tile ``(x, y)``, if any."""
-        if not (0 <= x < self._s.width and 0 <= y < self.height):
-            return None
-        u = self._occ.get(y * self._s.width + x)
-        return None if u is None else self.unit(u)
-
-    def action_unit(self, action: int) -> int | None:
-        """Id of the unit that performs ``action`` here (``None`` for EndTurn or no unit)."""
-        if action == self._s.end_turn:
-            return None
-        return self._occ.get(action % self._s.hw)
-
     # ----------------------------------------------------------------- internals
-    def _target(self, p: int, dx: int, dy: int) -> int:
-        """Flat index of ``p + (dx, dy)``, or -1 off the board."""
-        s = self._s
-        y, x = divmod(p, s.width)
-        x, y = x + dx, y + dy
-        if 0 <= x < s.width and 0 <= y < s.board.height:
-            return y * s.width + x
-        return -1
 
     def _end_turn(self) -> None:
         self.current_player = 1 - self.current_player

@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.core import Game, GameSpec, InvalidStateError, TwoPlayerState
 from stratagem.envs.prismata.actions import ActionLayout
 from stratagem.envs.prismata.cards import (
     BASE_SET,
@@ -461,7 +461,7 @@ class PrismataGame(Game):
         return _state_from_dict(self, data)
 
 
-class PrismataState(State):
+class PrismataState(TwoPlayerState):
     """A Prismata position. Create it with :meth:`PrismataGame.new_initial_state`.
 
     Attributes:
@@ -513,18 +513,6 @@ class PrismataState(State):
         c.breach_frozen = self.breach_frozen
         c.winner = self.winner
         return c
-
-    def is_terminal(self) -> bool:
-        """True once a player lost all its units or the turn limit was reached."""
-        return self.winner is not None
-
-    def returns(self) -> np.ndarray:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
-        out = np.zeros(NUM_PLAYERS, dtype=np.float64)
-        if self.winner is not None and self.winner >= 0:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
-        return out
 
     def legal_action_list(self) -> list[int]:
         """Legal actions as a Python list (ascending); the fast path for planners."""

@@ -33,9 +33,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.core import Game, GameSpec, InvalidStateError
 from stratagem.envs.push_them_all import actions as A
 from stratagem.envs.push_them_all.maps import HOLE, TILE_NAMES, TILE_SYMBOLS, Board, load_maps
+from stratagem.envs.stratega_state import StrategaState
 
 __all__ = [
     "GHOST",
@@ -310,7 +311,7 @@ class PushThemAllGame(Game):
         return state
 
 
-class PushThemAllState(State):
+class PushThemAllState(StrategaState[UnitView]):
     """A Push Them All position. Create it with :meth:`PushThemAllGame.new_initial_state`.
 
     Attributes:
@@ -351,18 +352,6 @@ class PushThemAllState(State):
         c.current_player = self.current_player
         c.winner = self.winner
         return c
-
-    def is_terminal(self) -> bool:
-        """True once a player has no unit left or the round limit was reached."""
-        return self.winner is not None
-
-    def returns(self) -> np.ndarray:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
-        out = np.zeros(NUM_PLAYERS, dtype=np.float64)
-        if self.winner is not None and self.winner >= 0:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
-        return out
 
     def legal_action_list(self) -> list[int]:
         """Legal actions as a Python list (unsorted; EndTurn last); the fast path for planners."""
@@ -466,33 +455,11 @@ class PushThemAllState(State):
         }
 
     # ----------------------------------------------------------------- queries for agents
-    @property
-    def width(self) -> int:
-        """Board width."""
-        return self._s.width
-
-    @property
-    def height(self) -> int:
-        """Board height."""
-        return self._s.board.height
-
-    @property
-    def board(self) -> Board:
-        """The board this game is played on."""
-        return self._s.board
 
     @property
     def holes(self) -> tuple[tuple[int, int], ...]:
         """Hole tiles ``(x, y)`` in x-major order (by column, then row), the reference's order."""
         return self._s.holes
-
-    def walkable(self, x: int, y: int) -> bool:
-        """True when tile ``(x, y)`` is on the board and walkable (ignoring units)."""
-        return (
-            0 <= x < self._s.width
-            and 0 <= y < self.height
-            and self._s.walkable[y * self._s.width + x]
-        )
 
     def is_hole(self, x: int, y: int) -> bool:
         """True when tile ``(x, y)`` is on the board and a Hole."""
@@ -515,13 +482,6 @@ class PushThemAllState(State):
         ids: Sequence[int] = range(len(self._pos)) if player is None else self._s.units_of[player]
         return [self.unit(u) for u in ids if self._pos[u] >= 0]
 
-    def unit_at(self, x: int, y: int) -> UnitView | None:
-        """The unit on tile ``(x, y)``, if any."""
-        if not (0 <= x < self._s.width and 0 <= y < self.height):
-            return None
-        u = self._occ.get(y * self._s.width + x)
-        return None if u is None else self.unit(u)
-
     def unit_count(self, player: int) -> int:
         """Number of living units of ``player``."""
         return self._alive[player]
@@ -530,25 +490,11 @@ class PushThemAllState(State):
         """Number of units ``player`` started with on this board."""
         return len(self._s.units_of[player])
 
-    def action_unit(self, action: int) -> int | None:
-        """Id of the unit that performs ``action`` here (``None`` for EndTurn or no unit)."""
-        if action == self._s.end_turn:
-            return None
-        return self._occ.get(action % self._s.hw)
-
     def unit_type_name(self, uid: int) -> str:
         """Type name of unit ``uid`` (``"warrior"`` or ``"ghost"``)."""
         return UNIT_NAMES[self._s.utype[uid]]
 
     # ----------------------------------------------------------------- internals
-    def _target(self, p: int, dx: int, dy: int) -> int:
-        """Flat index of ``p + (dx, dy)``, or -1 off the board."""
-        s = self._s
-        y, x = divmod(p, s.width)
-        x, y = x + dx, y + dy
-        if 0 <= x < s.width and 0 <= y < s.board.height:
-            return y * s.width + x
-        return -1
 
     def _push(self, action: int, u: int, p: int, k: int, dx: int, dy: int) -> None:
         s = self._s

@@ -50,7 +50,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.core import Game, GameSpec, InvalidStateError
+from stratagem.envs.stratega_state import StrategaState
 from stratagem.envs.two_kingdoms import actions as A
 from stratagem.envs.two_kingdoms.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
 
@@ -401,7 +402,7 @@ class TwoKingdomsGame(Game):
         return state
 
 
-class TwoKingdomsState(State):
+class TwoKingdomsState(StrategaState[UnitView]):
     """A Two Kingdoms position. Create it with :meth:`TwoKingdomsGame.new_initial_state`.
 
     Attributes:
@@ -456,18 +457,6 @@ class TwoKingdomsState(State):
         c.current_player = self.current_player
         c.winner = self.winner
         return c
-
-    def is_terminal(self) -> bool:
-        """True once a King died or the round limit was reached."""
-        return self.winner is not None
-
-    def returns(self) -> np.ndarray:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
-        out = np.zeros(NUM_PLAYERS, dtype=np.float64)
-        if self.winner is not None and self.winner >= 0:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
-        return out
 
     def legal_action_list(self) -> list[int]:
         """Legal actions as a Python list (unsorted; EndTurn last); the fast path for planners."""
@@ -663,25 +652,6 @@ class TwoKingdomsState(State):
         }
 
     # ----------------------------------------------------------------- queries for agents
-    @property
-    def width(self) -> int:
-        """Board width."""
-        return self._s.width
-
-    @property
-    def height(self) -> int:
-        """Board height."""
-        return self._s.board.height
-
-    @property
-    def board(self) -> Board:
-        """The board this game is played on."""
-        return self._s.board
-
-    def walkable(self, x: int, y: int) -> bool:
-        """True when tile ``(x, y)`` is on the board and walkable (ignoring entities)."""
-        w = self._s.width
-        return 0 <= x < w and 0 <= y < self.height and self._s.walkable[y * w + x]
 
     def unit(self, uid: int) -> UnitView:
         """Snapshot of entity ``uid`` (removed entities have ``x = y = -1``)."""
@@ -725,13 +695,6 @@ class TwoKingdomsState(State):
                 return self.unit(u)
         return None
 
-    def unit_at(self, x: int, y: int) -> UnitView | None:
-        """The entity on tile ``(x, y)``, if any."""
-        if not (0 <= x < self._s.width and 0 <= y < self.height):
-            return None
-        u = self._occ.get(y * self._s.width + x)
-        return None if u is None else self.unit(u)
-
     def gold(self, player: int) -> int:
         """``player``'s Gold."""
         return self._gold[player]
@@ -764,25 +727,11 @@ class TwoKingdomsState(State):
             if t == unit_type and self._owner[u] == player and self._pos[u] >= 0
         )
 
-    def action_unit(self, action: int) -> int | None:
-        """Id of the entity that performs ``action`` here (``None`` for EndTurn or no entity)."""
-        if action == self._s.end_turn:
-            return None
-        return self._occ.get(action % self._s.hw)
-
     def unit_type_name(self, uid: int) -> str:
         """Type name of entity ``uid`` (``"city"``, ``"king"``, ...)."""
         return UNIT_NAMES[self._type[uid]]
 
     # ----------------------------------------------------------------- internals
-    def _target(self, p: int, dx: int, dy: int) -> int:
-        """Flat index of ``p + (dx, dy)``, or -1 off the board."""
-        s = self._s
-        y, x = divmod(p, s.width)
-        x, y = x + dx, y + dy
-        if 0 <= x < s.width and 0 <= y < s.board.height:
-            return y * s.width + x
-        return -1
 
     def _spawn(self, action: int, u: int, p: int, k: int, dx: int, dy: int) -> None:
         me = self.current_player
