@@ -23,8 +23,7 @@ Readable names, exact inverses of each other through :func:`action_to_string` an
 
 from __future__ import annotations
 
-import re
-
+from stratagem.envs import stratega_actions as sa
 from stratagem.envs.core import SpatialActionLayout
 
 __all__ = [
@@ -41,17 +40,8 @@ __all__ = [
 ]
 
 #: Compass steps in plane order; y grows downwards, so N is (0, -1).
-MOVE_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-MOVE_OFFSETS: tuple[tuple[int, int], ...] = (
-    (0, -1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-)
+MOVE_NAMES = sa.COMPASS
+MOVE_OFFSETS = sa.NEIGHBOURS
 #: Every offset within Euclidean range 2 except the source itself, in reading order.
 ATTACK_OFFSETS: tuple[tuple[int, int], ...] = tuple(
     (dx, dy) for dy in range(-2, 3) for dx in range(-2, 3) if 0 < dx * dx + dy * dy <= 4
@@ -89,7 +79,7 @@ PLANE_KIND: tuple[tuple[str, int, int], ...] = (
 
 def make_layout(width: int, height: int) -> SpatialActionLayout:
     """The action layout of a ``width × height`` board."""
-    return SpatialActionLayout(height, width, PLANE_NAMES, ("end_turn",))
+    return sa.make_layout(width, height, PLANE_NAMES)
 
 
 def action_to_string(layout: SpatialActionLayout, action: int) -> str:
@@ -103,10 +93,11 @@ def action_to_string(layout: SpatialActionLayout, action: int) -> str:
     return f"{kind} ({x},{y})->({x + dx},{y + dy})"
 
 
-_PATTERN = re.compile(
-    r"^\s*(move|attack|heal|empty)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
-    r"(?:\s*->\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\))?\s*$"
+_PATTERN = sa.tile_action_pattern(("move", "attack", "heal", "empty"))
+_EXAMPLES = (
+    "'move (3,4)->(4,4)', 'attack (3,4)->(3,6)', 'heal (3,4)->(3,4)', 'empty (3,4)' or 'end_turn'"
 )
+_PLANE_OF = {"move": MOVE_PLANE_OF, "attack": ATTACK_PLANE_OF, "heal": HEAL_PLANE_OF}
 
 
 def string_to_action(layout: SpatialActionLayout, text: str) -> int:
@@ -116,30 +107,13 @@ def string_to_action(layout: SpatialActionLayout, text: str) -> int:
         ValueError: If the text is malformed, the tile lies off the board, or the target offset
             is not one the action kind can reach.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"action name must be a string, got {text!r}")
-    if text.strip() == "end_turn":
-        return layout.encode_global(0)
-    match = _PATTERN.match(text)
-    if not match:
-        raise ValueError(
-            f"cannot parse action {text!r}; expected e.g. 'move (3,4)->(4,4)', "
-            f"'attack (3,4)->(3,6)', 'heal (3,4)->(3,4)', 'empty (3,4)' or 'end_turn'"
-        )
-    kind, xs, ys, txs, tys = match.groups()
-    x, y = int(xs), int(ys)
-    if not (0 <= x < layout.width and 0 <= y < layout.height):
-        raise ValueError(
-            f"action {text!r}: tile ({x},{y}) is off the {layout.width}x{layout.height} board"
-        )
-    if kind == "empty":
-        if txs is not None:
-            raise ValueError(f"action {text!r}: 'empty' takes no target")
-        return layout.encode(EMPTY_PLANE, x, y)
-    if txs is None:
-        raise ValueError(f"action {text!r}: '{kind}' needs a target, e.g. '{kind} (x,y)->(tx,ty)'")
-    offset = (int(txs) - x, int(tys) - y)
-    table = {"move": MOVE_PLANE_OF, "attack": ATTACK_PLANE_OF, "heal": HEAL_PLANE_OF}[kind]
+    return sa.string_to_tile_action(layout, text, _PATTERN, _EXAMPLES, _plane)
+
+
+def _plane(text: str, kind: str, offset: tuple[int, int] | None) -> int:
+    if offset is None:
+        return EMPTY_PLANE
+    table = _PLANE_OF[kind]
     if offset not in table:
         raise ValueError(f"action {text!r}: a {kind} cannot reach offset {offset}")
-    return layout.encode(table[offset], x, y)
+    return table[offset]

@@ -37,8 +37,7 @@ pushed unit's), ``empty (3,4)``, ``end_turn``.
 
 from __future__ import annotations
 
-import re
-
+from stratagem.envs import stratega_actions as sa
 from stratagem.envs.core import SpatialActionLayout
 
 __all__ = [
@@ -57,8 +56,8 @@ __all__ = [
 ]
 
 #: Orthogonal steps in plane order; y grows downwards, so N is (0, -1).
-MOVE_NAMES = ("N", "E", "S", "W")
-MOVE_OFFSETS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+MOVE_NAMES = sa.SIDES
+MOVE_OFFSETS = sa.SIDE_OFFSETS
 #: The side of the pushed unit, relative to the pusher (same order as the moves).
 SIDE_NAMES = MOVE_NAMES
 SIDE_OFFSETS = MOVE_OFFSETS
@@ -95,7 +94,7 @@ def push_plane(push_type: int, side: int) -> int:
 
 def make_layout(width: int, height: int) -> SpatialActionLayout:
     """The action layout of a ``width × height`` board."""
-    return SpatialActionLayout(height, width, PLANE_NAMES, ("end_turn",))
+    return sa.make_layout(width, height, PLANE_NAMES)
 
 
 def action_to_string(layout: SpatialActionLayout, action: int) -> str:
@@ -110,10 +109,8 @@ def action_to_string(layout: SpatialActionLayout, action: int) -> str:
     return f"{word} ({x},{y})->({x + dx},{y + dy})"
 
 
-_PATTERN = re.compile(
-    r"^\s*(move|empty|push_down|push_up|push_left|push_right)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
-    r"(?:\s*->\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\))?\s*$"
-)
+_PATTERN = sa.tile_action_pattern(("move", "empty", *PUSH_NAMES))
+_EXAMPLES = "'move (3,4)->(3,3)', 'push_up (3,4)->(3,5)', 'empty (3,4)' or 'end_turn'"
 
 
 def string_to_action(layout: SpatialActionLayout, text: str) -> int:
@@ -123,31 +120,14 @@ def string_to_action(layout: SpatialActionLayout, text: str) -> int:
         ValueError: If the text is malformed, the tile lies off the board, or the target is not
             an orthogonal neighbour.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"action name must be a string, got {text!r}")
-    if text.strip() == "end_turn":
-        return layout.encode_global(0)
-    match = _PATTERN.match(text)
-    if not match:
-        raise ValueError(
-            f"cannot parse action {text!r}; expected e.g. 'move (3,4)->(3,3)', "
-            f"'push_up (3,4)->(3,5)', 'empty (3,4)' or 'end_turn'"
-        )
-    kind, xs, ys, txs, tys = match.groups()
-    x, y = int(xs), int(ys)
-    if not (0 <= x < layout.width and 0 <= y < layout.height):
-        raise ValueError(
-            f"action {text!r}: tile ({x},{y}) is off the {layout.width}x{layout.height} board"
-        )
-    if kind == "empty":
-        if txs is not None:
-            raise ValueError(f"action {text!r}: 'empty' takes no target")
-        return layout.encode(EMPTY_PLANE, x, y)
-    if txs is None:
-        raise ValueError(f"action {text!r}: '{kind}' needs a target, e.g. '{kind} (x,y)->(tx,ty)'")
-    offset = (int(txs) - x, int(tys) - y)
+    return sa.string_to_tile_action(layout, text, _PATTERN, _EXAMPLES, _plane)
+
+
+def _plane(text: str, kind: str, offset: tuple[int, int] | None) -> int:
+    if offset is None:
+        return EMPTY_PLANE
     if offset not in SIDE_INDEX:
         raise ValueError(f"action {text!r}: the target must be an orthogonal neighbour")
     if kind == "move":
-        return layout.encode(MOVE_PLANE_OF[offset], x, y)
-    return layout.encode(push_plane(PUSH_NAMES.index(kind), SIDE_INDEX[offset]), x, y)
+        return MOVE_PLANE_OF[offset]
+    return push_plane(PUSH_NAMES.index(kind), SIDE_INDEX[offset])

@@ -29,8 +29,7 @@ Readable names, exact inverses of each other through :func:`action_to_string` an
 
 from __future__ import annotations
 
-import re
-
+from stratagem.envs import stratega_actions as sa
 from stratagem.envs.core import SpatialActionLayout
 
 __all__ = [
@@ -51,20 +50,11 @@ __all__ = [
 ]
 
 #: Compass steps; y grows downwards, so N is (0, -1).
-COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-NEIGHBOURS: tuple[tuple[int, int], ...] = (
-    (0, -1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-)
+COMPASS = sa.COMPASS
+NEIGHBOURS = sa.NEIGHBOURS
 MOVE_OFFSETS = NEIGHBOURS
-SIDE_NAMES = ("N", "E", "S", "W")
-SIDE_OFFSETS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+SIDE_NAMES = sa.SIDES
+SIDE_OFFSETS = sa.SIDE_OFFSETS
 #: Entity types a City can spawn, in plane order (names as in the action strings).
 SPAWN_KINDS = ("worker", "warrior")
 
@@ -100,7 +90,7 @@ _WORDS = ("move", "attack", "mine", "spawn_worker", "spawn_warrior", "empty", "r
 
 def make_layout(width: int, height: int) -> SpatialActionLayout:
     """The action layout of a ``width × height`` board."""
-    return SpatialActionLayout(height, width, PLANE_NAMES, ("end_turn",))
+    return sa.make_layout(width, height, PLANE_NAMES)
 
 
 def action_to_string(layout: SpatialActionLayout, action: int) -> str:
@@ -117,9 +107,10 @@ def action_to_string(layout: SpatialActionLayout, action: int) -> str:
     return f"{word} ({x},{y})->({x + dx},{y + dy})"
 
 
-_PATTERN = re.compile(
-    r"^\s*(" + "|".join(_WORDS) + r")\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)"
-    r"(?:\s*->\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\))?\s*$"
+_PATTERN = sa.tile_action_pattern(_WORDS)
+_EXAMPLES = (
+    "'move (3,4)->(4,3)', 'attack (3,4)->(3,5)', 'mine (3,4)->(3,3)', "
+    "'spawn_warrior (2,9)->(1,9)', 'empty (3,4)', 'research_mining (2,9)' or 'end_turn'"
 )
 
 
@@ -130,40 +121,24 @@ def string_to_action(layout: SpatialActionLayout, text: str) -> int:
         ValueError: If the text is malformed, the tile lies off the board, or the target offset
             is not one the action kind can reach.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"action name must be a string, got {text!r}")
-    if text.strip() == "end_turn":
-        return layout.encode_global(0)
-    match = _PATTERN.match(text)
-    if not match:
-        raise ValueError(
-            f"cannot parse action {text!r}; expected e.g. 'move (3,4)->(4,3)', "
-            f"'attack (3,4)->(3,5)', 'mine (3,4)->(3,3)', 'spawn_warrior (2,9)->(1,9)', "
-            f"'empty (3,4)', 'research_mining (2,9)' or 'end_turn'"
-        )
-    word, xs, ys, txs, tys = match.groups()
-    x, y = int(xs), int(ys)
-    if not (0 <= x < layout.width and 0 <= y < layout.height):
-        raise ValueError(
-            f"action {text!r}: tile ({x},{y}) is off the {layout.width}x{layout.height} board"
-        )
-    if word in ("empty", "research_mining"):
-        if txs is not None:
-            raise ValueError(f"action {text!r}: '{word}' takes no target")
-        return layout.encode(EMPTY_PLANE if word == "empty" else RESEARCH_PLANE, x, y)
-    if txs is None:
-        raise ValueError(f"action {text!r}: '{word}' needs a target, e.g. '{word} (x,y)->(tx,ty)'")
-    offset = (int(txs) - x, int(tys) - y)
+    return sa.string_to_tile_action(
+        layout, text, _PATTERN, _EXAMPLES, _plane, targetless=("empty", "research_mining")
+    )
+
+
+def _plane(text: str, word: str, offset: tuple[int, int] | None) -> int:
+    if offset is None:
+        return EMPTY_PLANE if word == "empty" else RESEARCH_PLANE
     if word == "mine":
         if offset not in _SIDE_INDEX:
             raise ValueError(f"action {text!r}: a worker mines an orthogonal neighbour")
-        return layout.encode(MINE_PLANE0 + _SIDE_INDEX[offset], x, y)
+        return MINE_PLANE0 + _SIDE_INDEX[offset]
     if offset not in _NEIGHBOUR_INDEX:
         raise ValueError(f"action {text!r}: the target must be one of the 8 neighbours")
     index = _NEIGHBOUR_INDEX[offset]
     if word == "move":
-        return layout.encode(MOVE_PLANE0 + index, x, y)
+        return MOVE_PLANE0 + index
     if word == "attack":
-        return layout.encode(ATTACK_PLANE0 + index, x, y)
+        return ATTACK_PLANE0 + index
     spawn = SPAWN_KINDS.index(word.removeprefix("spawn_"))
-    return layout.encode(SPAWN_PLANE0 + spawn * len(NEIGHBOURS) + index, x, y)
+    return SPAWN_PLANE0 + spawn * len(NEIGHBOURS) + index
