@@ -1,7 +1,7 @@
 """Board queries shared by the states of the Stratega grid games.
 
 Kill The King, Push Them All and Two Kingdoms keep a position the same way: the per-board facts
-in ``_s`` (see :class:`BoardFacts`), the occupied cells in ``_occ`` (cell ``y * width + x`` ->
+in ``_s`` (a :class:`BoardFacts`), the occupied cells in ``_occ`` (cell ``y * width + x`` ->
 unit id) and the outcome in ``winner``. :class:`StrategaState` answers the queries that only
 need those; each game adds its own units, rules and queries.
 """
@@ -9,7 +9,10 @@ need those; each game adds its own units, rules and queries.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Mapping
+from typing import Generic, TypeVar
+
+import numpy as np
 
 from stratagem.envs.core import TwoPlayerState
 from stratagem.envs.stratega_maps import Board
@@ -20,14 +23,47 @@ __all__ = ["BoardFacts", "StrategaState"]
 U = TypeVar("U")
 
 
-class BoardFacts(Protocol):
-    """The per-board facts a Stratega state reads (each game's ``_Static``)."""
+class BoardFacts:
+    """Per-board facts shared by every state on that board (never mutated).
 
-    board: Board
-    width: int
-    hw: int
-    end_turn: int
-    walkable: tuple[bool, ...]
+    Each game's ``_Static`` extends it with its own precomputed tables.
+
+    Args:
+        board: The board.
+        tile_symbols: The game's ``maps.TILE_SYMBOLS`` (symbol -> (tile id, walkable)).
+        num_tiles: Number of tile types (terrain observation planes).
+        num_planes: Number of action planes (EndTurn follows them).
+
+    Attributes:
+        board: The board.
+        width: Board width.
+        hw: Number of cells (``width × height``).
+        end_turn: Index of EndTurn.
+        walkable: Per cell, whether its tile is walkable.
+        terrain_planes: ``H × W × num_tiles`` one-hot float32 terrain.
+    """
+
+    __slots__ = ("board", "end_turn", "hw", "terrain_planes", "walkable", "width")
+
+    def __init__(
+        self,
+        board: Board,
+        tile_symbols: Mapping[str, tuple[int, bool]],
+        num_tiles: int,
+        num_planes: int,
+    ) -> None:
+        self.board = board
+        w, h = board.width, board.height
+        self.width = w
+        self.hw = w * h
+        self.end_turn = num_planes * self.hw
+        walkable_by_id = dict(tile_symbols.values())
+        self.walkable = tuple(walkable_by_id[t] for t in board.terrain)
+        planes = np.zeros((h, w, num_tiles), dtype=np.float32)
+        terrain = np.asarray(board.terrain).reshape(h, w)
+        for tid in range(num_tiles):
+            planes[:, :, tid] = terrain == tid
+        self.terrain_planes = planes
 
 
 class StrategaState(TwoPlayerState, Generic[U]):

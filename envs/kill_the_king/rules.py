@@ -32,7 +32,7 @@ import numpy as np
 from stratagem.envs.core import Game, GameSpec, InvalidStateError
 from stratagem.envs.kill_the_king import actions as A
 from stratagem.envs.kill_the_king.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
-from stratagem.envs.stratega_state import StrategaState
+from stratagem.envs.stratega_state import BoardFacts, StrategaState
 
 __all__ = [
     "KING",
@@ -120,30 +120,19 @@ class UnitView(NamedTuple):
     can_act: bool
 
 
-class _Static:
+class _Static(BoardFacts):
     """Per-board facts shared by every state on that board (never mutated)."""
 
     __slots__ = (
-        "board",
-        "end_turn",
-        "hw",
         "move_targets",
         "owner",
-        "terrain_planes",
         "units_of",
         "utype",
-        "walkable",
-        "width",
     )
 
     def __init__(self, board: Board) -> None:
-        self.board = board
+        super().__init__(board, TILE_SYMBOLS, len(TILE_NAMES), A.NUM_PLANES)
         w, h = board.width, board.height
-        self.width = w
-        self.hw = w * h
-        self.end_turn = A.NUM_PLANES * self.hw
-        walkable_by_id = dict(TILE_SYMBOLS.values())
-        self.walkable = tuple(walkable_by_id[t] for t in board.terrain)
         # For each cell: ((action, destination), ...) over in-board walkable neighbours.
         targets = []
         for p in range(self.hw):
@@ -160,11 +149,6 @@ class _Static:
         self.units_of = tuple(
             tuple(i for i, o in enumerate(self.owner) if o == p) for p in range(NUM_PLAYERS)
         )
-        planes = np.zeros((h, w, len(TILE_NAMES)), dtype=np.float32)
-        terrain = np.asarray(board.terrain).reshape(h, w)
-        for tid in range(len(TILE_NAMES)):
-            planes[:, :, tid] = terrain == tid
-        self.terrain_planes = planes
 
 
 @lru_cache(maxsize=256)

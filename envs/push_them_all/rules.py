@@ -36,7 +36,7 @@ import numpy as np
 from stratagem.envs.core import Game, GameSpec, InvalidStateError
 from stratagem.envs.push_them_all import actions as A
 from stratagem.envs.push_them_all.maps import HOLE, TILE_NAMES, TILE_SYMBOLS, Board, load_maps
-from stratagem.envs.stratega_state import StrategaState
+from stratagem.envs.stratega_state import BoardFacts, StrategaState
 
 __all__ = [
     "GHOST",
@@ -99,34 +99,23 @@ class UnitView(NamedTuple):
     push_ready: tuple[bool, bool, bool, bool]
 
 
-class _Static:
+class _Static(BoardFacts):
     """Per-board facts shared by every state on that board (never mutated)."""
 
     __slots__ = (
-        "board",
-        "end_turn",
         "hole",
         "holes",
-        "hw",
         "move_targets",
         "owner",
         "push_dest",
         "sides",
-        "terrain_planes",
         "units_of",
         "utype",
-        "walkable",
-        "width",
     )
 
     def __init__(self, board: Board) -> None:
-        self.board = board
+        super().__init__(board, TILE_SYMBOLS, len(TILE_NAMES), A.NUM_PLANES)
         w, h = board.width, board.height
-        self.width = w
-        self.hw = w * h
-        self.end_turn = A.NUM_PLANES * self.hw
-        walkable_by_id = dict(TILE_SYMBOLS.values())
-        self.walkable = tuple(walkable_by_id[t] for t in board.terrain)
         self.hole = tuple(t == HOLE for t in board.terrain)
         # x-major, the order in which the reference's PusherAgent lists them (ties matter)
         self.holes = tuple((x, y) for x in range(w) for y in range(h) if self.hole[y * w + x])
@@ -161,11 +150,6 @@ class _Static:
         self.units_of = tuple(
             tuple(i for i, o in enumerate(self.owner) if o == p) for p in range(NUM_PLAYERS)
         )
-        planes = np.zeros((h, w, len(TILE_NAMES)), dtype=np.float32)
-        terrain = np.asarray(board.terrain).reshape(h, w)
-        for tid in range(len(TILE_NAMES)):
-            planes[:, :, tid] = terrain == tid
-        self.terrain_planes = planes
 
 
 #: Action index offset of (push type, side) planes, precomputed: _PUSH_PLANE[k][s].

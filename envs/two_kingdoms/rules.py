@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from stratagem.envs.core import Game, GameSpec, InvalidStateError
-from stratagem.envs.stratega_state import StrategaState
+from stratagem.envs.stratega_state import BoardFacts, StrategaState
 from stratagem.envs.two_kingdoms import actions as A
 from stratagem.envs.two_kingdoms.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
 
@@ -149,30 +149,19 @@ class UnitView(NamedTuple):
     can_act: bool
 
 
-class _Static:
+class _Static(BoardFacts):
     """Per-board facts shared by every state on that board (never mutated)."""
 
     __slots__ = (
         "attack_cells",
-        "board",
-        "end_turn",
-        "hw",
         "mine_cells",
         "move_targets",
         "spawn_targets",
-        "terrain_planes",
-        "walkable",
-        "width",
     )
 
     def __init__(self, board: Board) -> None:
-        self.board = board
+        super().__init__(board, TILE_SYMBOLS, len(TILE_NAMES), A.NUM_PLANES)
         w, h = board.width, board.height
-        self.width = w
-        self.hw = w * h
-        self.end_turn = A.NUM_PLANES * self.hw
-        walkable_by_id = dict(TILE_SYMBOLS.values())
-        self.walkable = tuple(walkable_by_id[t] for t in board.terrain)
         moves, attacks, mines, spawns = [], [], [], []
         for p in range(self.hw):
             y, x = divmod(p, w)
@@ -201,11 +190,6 @@ class _Static:
         self.attack_cells = tuple(attacks)
         self.mine_cells = tuple(mines)
         self.spawn_targets = tuple(spawns)
-        planes = np.zeros((h, w, len(TILE_NAMES)), dtype=np.float32)
-        terrain = np.asarray(board.terrain).reshape(h, w)
-        for tid in range(len(TILE_NAMES)):
-            planes[:, :, tid] = terrain == tid
-        self.terrain_planes = planes
 
 
 class TwoKingdomsGame(Game):
