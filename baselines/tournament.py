@@ -45,7 +45,6 @@ from stratagem.envs.core import Game, State
 from stratagem.envs.registry import game_entry, make_game
 
 __all__ = [
-    "END_STATISTICS",
     "Task",
     "TournamentResult",
     "end_statistics",
@@ -62,35 +61,12 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- end statistics
-def _kill_the_king_statistics(state: State) -> dict[str, Any]:
-    """Rounds played, and per player: units left and the King's health (0 once killed)."""
-    units_left, king_health = [], []
-    for player in (0, 1):
-        units = state.units(player)  # type: ignore[attr-defined]
-        units_left.append(float(len(units)))
-        king_health.append(float(sum(u.health for u in units if u.type == 0)))
-    return {
-        "rounds": float(state.tick),
-        "units_left": units_left,  # type: ignore[attr-defined]
-        "king_health": king_health,
-    }
-
-
-#: Game name -> function of the final state returning ``{name: value}``: a float for a fact of
-#: the game (rounds played), a list with one float per seat for a fact of each player. A game
-#: may instead give its states an ``end_statistics()`` method of the same form.
-END_STATISTICS: dict[str, Callable[[State], dict[str, Any]]] = {
-    "kill_the_king": _kill_the_king_statistics,
-}
-
-
 def end_statistics(state: State) -> dict[str, Any]:
-    """The game-specific end-of-game statistics of ``state`` (empty when the game has none)."""
-    method = getattr(state, "end_statistics", None)
-    if callable(method):
-        return dict(method())
-    func = END_STATISTICS.get(state.game.spec.name)
-    return func(state) if func is not None else {}
+    """The game's end-of-game figures (:meth:`State.end_statistics`), as plain floats."""
+    out: dict[str, Any] = {}
+    for key, value in state.end_statistics().items():
+        out[key] = [float(v) for v in value] if isinstance(value, (list, tuple)) else float(value)
+    return out
 
 
 # ----------------------------------------------------------------------------- tasks

@@ -270,6 +270,15 @@ class State(ABC):
         """
         return self.clone()
 
+    def end_statistics(self) -> dict[str, Any]:
+        """Figures of a finished game for tournament tables; none by default.
+
+        Tournaments average them per agent, so the form is fixed: a float for a fact of the
+        game (rounds played), or a list of one float per seat for a fact of each player (units
+        left), which the tournament credits to the agent that sat there.
+        """
+        return {}
+
     def render_rgb(self) -> np.ndarray:
         """``H × W × 3`` uint8 picture of the position (``rgb_array`` render mode)."""
         if self.render_module is None:

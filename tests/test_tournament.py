@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from stratagem.baselines.tournament import (
@@ -19,6 +20,7 @@ from stratagem.baselines.tournament import (
     split_agent_list,
 )
 from stratagem.cli import main
+from stratagem.envs.registry import make_game
 
 # Far apart behind a wall: nobody can reach anybody within a few rounds, so every game is a draw.
 NO_CONTACT = """
@@ -280,3 +282,32 @@ def test_plot_without_matplotlib_is_a_clear_error(
     monkeypatch.setattr(builtins, "__import__", fake_import)
     with pytest.raises(RuntimeError, match=r"stratagem\[plot\]"):
         plot_heatmap(TournamentResult("kill_the_king", ["a", "b"]), tmp_path / "x.png")
+
+
+@pytest.mark.parametrize(
+    "game_name, config",
+    [
+        ("kill_the_king", {"map": "kwah:2"}),
+        ("push_them_all", {}),
+        ("two_kingdoms", {}),
+        ("cotg_combat", {"units": 3}),
+        ("prismata", {}),
+    ],
+)
+def test_every_two_player_game_reports_end_statistics(game_name, config):
+    """Finished random games report floats and per-seat lists the tables can average."""
+    from stratagem.baselines.tournament import end_statistics
+
+    game = make_game(game_name, **config)
+    state = game.new_initial_state(3)
+    rng = np.random.default_rng(3)
+    while not state.is_terminal():
+        legal = state.legal_action_list()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    stats = end_statistics(state)
+    assert stats
+    for value in stats.values():
+        if isinstance(value, list):
+            assert len(value) == 2 and all(isinstance(v, float) for v in value)
+        else:
+            assert isinstance(value, float)

@@ -694,6 +694,15 @@ class CotgCombatState(TwoPlayerState):
         hp = self._hp
         return sum(hp[:u_n]), sum(hp[u_n:])
 
+    def end_statistics(self) -> dict[str, Any]:
+        """Player-turns played, and per player: ships left and the share of hit points left."""
+        alive, hp, start = self.alive_counts, self.hp_totals(), self.starting_hp()
+        return {
+            "turns": float(self.turn),
+            "ships_left": [float(a) for a in alive],
+            "hp_left": [hp[p] / start[p] if start[p] else 0.0 for p in (0, 1)],
+        }
+
     def starting_hp(self) -> tuple[int, int]:
         """Sum of the full hit points of each player's army (HP cannot grow back)."""
         u_n = self.game.units

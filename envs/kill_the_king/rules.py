@@ -503,6 +503,15 @@ class KillTheKingState(StrategaState[UnitView]):
         ids: Sequence[int] = range(len(self._pos)) if player is None else self._s.units_of[player]
         return [self.unit(u) for u in ids if self._pos[u] >= 0]
 
+    def end_statistics(self) -> dict[str, Any]:
+        """Rounds played, and per player: units left and the King's health (0 once killed)."""
+        units = [self.units(p) for p in (0, 1)]
+        return {
+            "rounds": float(self.tick),
+            "units_left": [float(len(u)) for u in units],
+            "king_health": [float(sum(x.health for x in u if x.type == 0)) for u in units],
+        }
+
     # ----------------------------------------------------------------- internals
 
     def _end_turn(self) -> None:

@@ -644,10 +644,9 @@ class PrismataState(TwoPlayerState):
     def end_statistics(self) -> dict[str, Any]:
         """End-of-game figures for tournament tables: turns played and units left per player."""
         return {
-            "turns": self.turn,
-            "units_0": len(self.live[0]),
-            "units_1": len(self.live[1]),
-            "turn_limit": self.winner == -1,
+            "turns": float(self.turn),
+            "units_left": [float(len(self.live[p])) for p in (0, 1)],
+            "turn_limit": float(self.winner == -1),
         }
 
     # ------------------------------------------------------------------ queries

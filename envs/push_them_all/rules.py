@@ -474,6 +474,12 @@ class PushThemAllState(StrategaState[UnitView]):
         """Number of units ``player`` started with on this board."""
         return len(self._s.units_of[player])
 
+    def end_statistics(self) -> dict[str, Any]:
+        """Rounds played, and per player: units left and units pushed into holes by the enemy."""
+        left = [float(self.unit_count(p)) for p in (0, 1)]
+        lost = [float(self.initial_unit_count(p)) - left[p] for p in (0, 1)]
+        return {"rounds": float(self.tick), "units_left": left, "units_pushed": lost[::-1]}
+
     def unit_type_name(self, uid: int) -> str:
         """Type name of unit ``uid`` (``"warrior"`` or ``"ghost"``)."""
         return UNIT_NAMES[self._s.utype[uid]]

@@ -711,6 +711,17 @@ class TwoKingdomsState(StrategaState[UnitView]):
             if t == unit_type and self._owner[u] == player and self._pos[u] >= 0
         )
 
+    def end_statistics(self) -> dict[str, Any]:
+        """Rounds played, and per player: warriors and workers left, King's health, gold."""
+        units = [self.units(p) for p in (0, 1)]
+        return {
+            "rounds": float(self.tick),
+            "warriors": [float(self.count(p, WARRIOR)) for p in (0, 1)],
+            "workers": [float(self.count(p, WORKER)) for p in (0, 1)],
+            "king_health": [float(sum(x.health for x in u if x.type == KING)) for u in units],
+            "gold": [float(self.gold(p)) for p in (0, 1)],
+        }
+
     def unit_type_name(self, uid: int) -> str:
         """Type name of entity ``uid`` (``"city"``, ``"king"``, ...)."""
         return UNIT_NAMES[self._type[uid]]
