@@ -22,12 +22,14 @@ Decisions where the reference misbehaves (each listed on the docs page):
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes import techtree
 from stratagem.envs.tribes import units as UN
+from stratagem.envs.tribes.memo import BoardMemo, CityEntry, city_entry, remember
 
 if TYPE_CHECKING:
     from stratagem.envs.tribes.rules import TribesState
@@ -49,6 +51,8 @@ _BY_TERRAIN: dict[int, tuple[int, ...]] = {
     for ter in range(8)
 }
 _HARVESTABLE = frozenset(C.HARVEST_COST)
+#: The price of a city option that needs no stars.
+_FREE = -(1 << 30)
 
 
 def new_city(tribe: int, pos: int, capital: bool = False) -> list:
@@ -328,87 +332,141 @@ def do_grow_forest(s: TribesState, cid: int, tile: int) -> None:
     s.stars[s.cities[cid][C_TRIBE]] -= C.GROW_FOREST_COST
 
 
-_BY_TERRAIN_OK: dict[frozenset, dict[int, tuple[int, ...]]] = {}
+#: A building as :func:`city_options` tests it: ``(type, resource needed, building needed
+#: next to it, unique per city, price in stars)`` (-1: no need; ``_FREE``: no stars).
+_BuildOption = tuple[int, int, int, bool, int]
+_BY_TERRAIN_OK: dict[tuple[int, tuple[int, ...]], dict[int, tuple[_BuildOption, ...]]] = {}
 
 
-def _buildable_by_terrain(ok: frozenset) -> dict[int, tuple[int, ...]]:
-    """Per terrain, the building types among ``ok`` that may stand on it (cached)."""
-    table = _BY_TERRAIN_OK.get(ok)
+def _buildable_by_terrain(techs: int, monuments: list[int]) -> dict[int, tuple[_BuildOption, ...]]:
+    """Per terrain, the buildings the technologies and monuments allow on it (cached)."""
+    key = (techs, tuple(monuments))
+    table = _BY_TERRAIN_OK.get(key)
     if table is None:
-        table = {ter: tuple(b for b in kinds if b in ok) for ter, kinds in _BY_TERRAIN.items()}
+        ok = set()
+        for b in range(C.NUM_BUILDINGS):
+            tech = _BTECH[b]
+            if tech >= 0 and not techs >> tech & 1:
+                continue
+            if b >= _MON0 and monuments[b - _MON0] != C.MONUMENT_AVAILABLE:
+                continue
+            ok.add(b)
+        table = {
+            ter: tuple(
+                (
+                    b,
+                    spec.resource,
+                    spec.adjacent,
+                    spec.unique,
+                    spec.cost if spec.cost > 0 else _FREE,
+                )
+                for b in kinds
+                if b in ok
+                for spec in (C.BUILDINGS[b],)
+            )
+            for ter, kinds in _BY_TERRAIN.items()
+        }
         if len(_BY_TERRAIN_OK) < 4096:
-            _BY_TERRAIN_OK[ok] = table
+            _BY_TERRAIN_OK[key] = table
     return table
 
 
-def city_actions(s: TribesState, cid: int, out: list[int], n: int, A: object) -> None:
-    """Append the legal actions of city ``cid`` (not its level-up) to ``out``."""
+def city_actions(
+    s: TribesState, cid: int, out: list[int], n: int, A: object, memo: BoardMemo | None = None
+) -> None:
+    """Append the legal actions of city ``cid`` (not its level-up) to ``out``.
+
+    ``memo`` (the state's board memo, ``memo.board_memo``) remembers the city's options per
+    level, technologies and monuments; the stars only pick how many of them are affordable.
+    """
     city = s.cities[cid]
     tribe = city[C_TRIBE]
+    pos = city[C_POS]
+    if memo is None:
+        entry = city_options(s, cid, n, A)
+    else:
+        key = (cid, pos, city[C_LEVEL], tribe, s.techs[tribe], *s.monuments[tribe])
+        entry = city_entry(memo, key, s.geo.dist_row(pos))
+        if entry is None:
+            entry = city_options(s, cid, n, A)
+            remember(memo.cities, key, entry)
     stars = s.stars[tribe]
+    prices, actions, spawn_prices, spawns = entry
+    out.extend(actions[: bisect_right(prices, stars)])
+    if spawns and not s.unit_at[pos] and len(city[C_UNITS]) < city[C_LEVEL] + 1:
+        out.extend(spawns[: bisect_right(spawn_prices, stars)])
+
+
+def city_options(s: TribesState, cid: int, n: int, A: object) -> CityEntry:
+    """The city's options, each with the stars it needs, cheapest first.
+
+    Returns:
+        ``(prices, actions, spawn prices, spawns)``: an action is legal when the tribe has at
+        least its price in stars (``_FREE`` for none); a spawn also needs the city tile free and
+        room in the city, which change with every unit move and are checked by the caller.
+        Everything else the options depend on (territory, terrain, resources, buildings,
+        technologies, monuments) is fixed for them.
+    """
+    options: list[tuple[int, int]] = []
+    city = s.cities[cid]
+    tribe = city[C_TRIBE]
     techs = s.techs[tribe]
     monuments = s.monuments[tribe]
     tiles = city_tiles(s, cid)
     terrain, resource, building = s.terrain, s.resource, s.building
     nb1 = s.geo.nb1
-    ok = set()
-    for b in range(C.NUM_BUILDINGS):
-        cost = _COST[b]
-        if cost > 0 and stars < cost:
-            continue
-        tech = _BTECH[b]
-        if tech >= 0 and not techs >> tech & 1:
-            continue
-        if b >= _MON0 and monuments[b - _MON0] != C.MONUMENT_AVAILABLE:
-            continue
-        ok.add(b)
     has_destroy = techs >> C.CONSTRUCTION & 1
     has_forestry = techs >> C.FORESTRY & 1
-    can_burn = techs >> C.CHIVALRY & 1 and stars >= C.BURN_FOREST_COST
-    can_grow = techs >> C.SPIRITUALISM & 1 and stars >= C.GROW_FOREST_COST
+    can_burn = techs >> C.CHIVALRY & 1
+    can_grow = techs >> C.SPIRITUALISM & 1
     build0 = A.BUILD0  # type: ignore[attr-defined]
     in_city = None
-    by_terrain = _buildable_by_terrain(frozenset(ok)) if ok else None
+    by_terrain = _buildable_by_terrain(techs, monuments)
     for tile in tiles:
         ter = terrain[tile]
         b_here = building[tile]
         if b_here < 0:
-            if by_terrain is not None:
-                for b in by_terrain[ter]:
-                    spec = C.BUILDINGS[b]
-                    if spec.resource >= 0 and resource[tile] != spec.resource:
+            res_here = resource[tile]
+            near = None
+            for b, res_needed, adj_needed, unique, price in by_terrain[ter]:
+                if res_needed >= 0 and res_here != res_needed:
+                    continue
+                if adj_needed >= 0:
+                    if near is None:
+                        near = {building[adj] for adj in nb1[tile]}
+                    if adj_needed not in near:
                         continue
-                    if spec.adjacent >= 0 and not any(
-                        building[adj] == spec.adjacent for adj in nb1[tile]
-                    ):
+                if unique:
+                    if in_city is None:
+                        in_city = {building[t] for t in tiles}
+                    if b in in_city:
                         continue
-                    if spec.unique:
-                        if in_city is None:
-                            in_city = {building[t] for t in tiles}
-                        if b in in_city:
-                            continue
-                    out.append((build0 + b) * n + tile)
+                options.append((price, (build0 + b) * n + tile))
         elif has_destroy:
-            out.append(A.DESTROY * n + tile)  # type: ignore[attr-defined]
+            options.append((_FREE, A.DESTROY * n + tile))  # type: ignore[attr-defined]
         if ter == C.FOREST:
             if can_burn:
-                out.append(A.BURN_FOREST * n + tile)  # type: ignore[attr-defined]
+                burn = A.BURN_FOREST * n + tile  # type: ignore[attr-defined]
+                options.append((C.BURN_FOREST_COST, burn))
             if has_forestry:
-                out.append(A.CLEAR_FOREST * n + tile)  # type: ignore[attr-defined]
+                options.append((_FREE, A.CLEAR_FOREST * n + tile))  # type: ignore[attr-defined]
         elif ter == C.PLAIN and can_grow:
-            out.append(A.GROW_FOREST * n + tile)  # type: ignore[attr-defined]
+            options.append((C.GROW_FOREST_COST, A.GROW_FOREST * n + tile))  # type: ignore[attr-defined]
         res = resource[tile]
-        if res in _HARVESTABLE and stars >= C.HARVEST_COST[res]:
-            if techs >> C.HARVEST_TECH[res] & 1:
-                out.append(A.HARVEST * n + tile)  # type: ignore[attr-defined]
+        if res in _HARVESTABLE and techs >> C.HARVEST_TECH[res] & 1:
+            options.append((C.HARVEST_COST[res], A.HARVEST * n + tile))  # type: ignore[attr-defined]
     pos = city[C_POS]
-    if not s.unit_at[pos] and len(city[C_UNITS]) < city[C_LEVEL] + 1:
-        spawn_plane = A.SPAWN_PLANE  # type: ignore[attr-defined]
-        for utype in C.SPAWNABLE:
-            if stars >= _UCOST[utype]:
-                tech = _UTECH[utype]
-                if tech < 0 or techs >> tech & 1:
-                    out.append(spawn_plane[utype] * n + pos)
+    spawns = []
+    spawn_plane = A.SPAWN_PLANE  # type: ignore[attr-defined]
+    for utype in C.SPAWNABLE:
+        tech = _UTECH[utype]
+        if tech < 0 or techs >> tech & 1:
+            spawns.append((_UCOST[utype], spawn_plane[utype] * n + pos))
+    options.sort()
+    spawns.sort()
+    prices, actions = zip(*options, strict=True) if options else ((), ())
+    spawn_prices, spawn_actions = zip(*spawns, strict=True) if spawns else ((), ())
+    return prices, actions, spawn_prices, spawn_actions
 
 
 # ------------------------------------------------------------------------------------ capture

@@ -251,5 +251,4 @@ def observed_copy(s: TribesState, player: int) -> TribesState:
     v._rng = np.random.default_rng(np.random.SeedSequence(entropy))
     v._rng_owned = True
     v._legal = None
-    v._legal_set = None
     return v

@@ -32,6 +32,7 @@ per tile) and small per-unit and per-city lists, so a clone is a few list copies
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,6 +60,7 @@ from stratagem.envs.tribes.levelgen import (
     load_level,
     tournament_seeds,
 )
+from stratagem.envs.tribes.memo import BoardMemo, Context, board_memo, context, remember
 
 __all__ = ["TribesGame", "TribesState"]
 
@@ -90,6 +92,8 @@ class Geo:
         for r in (1, 2, 3):
             self._build(r)
         self.nb1 = self._squares_nc[1]
+        self._dist_rows: list[bytes | None] = [None] * self.n
+        self._move_actions: list[dict[int, int] | None] = [None] * self.n
 
     def _build(self, radius: int) -> None:
         size = self.size
@@ -119,6 +123,27 @@ class Geo:
         if radius not in self._squares_nc:
             self._build(radius)
         return self._squares_nc[radius][center]
+
+    def dist_row(self, center: int) -> bytes:
+        """Chebyshev distance from ``center`` to every tile (built on first use)."""
+        row = self._dist_rows[center]
+        if row is None:
+            r0, c0 = self.rc[center]
+            row = self._dist_rows[center] = bytes(max(abs(r - r0), abs(c - c0)) for r, c in self.rc)
+        return row
+
+    def move_actions(self, center: int) -> dict[int, int]:
+        """Target tile -> move action from ``center``, for every target within move reach."""
+        table = self._move_actions[center]
+        if table is None:
+            r0, c0 = self.rc[center]
+            size, n = self.size, self.n
+            table = self._move_actions[center] = {
+                r * size + c: plane * n + center
+                for (dr, dc), plane in A.MOVE_PLANE.items()
+                if 0 <= (r := r0 + dr) < size and 0 <= (c := c0 + dc) < size
+            }
+        return table
 
     def dist(self, a: int, b: int) -> int:
         """Chebyshev distance between two tiles."""
@@ -377,7 +402,7 @@ class TribesState(State):
     render_module = "stratagem.envs.tribes.render"
     __slots__ = (
         "_legal",
-        "_legal_set",
+        "_memo",
         "_rng",
         "_rng_owned",
         "building",
@@ -421,7 +446,7 @@ class TribesState(State):
         s.game = game
         s.geo = game.geo
         s._legal = None
-        s._legal_set = None
+        s._memo = None
         s._rng = None
         s._rng_owned = True
         s.native = True
@@ -540,7 +565,7 @@ class TribesState(State):
         c.native = self.native
         c.ranking = self.ranking
         c._legal = self._legal
-        c._legal_set = self._legal_set
+        c._memo = self._memo  # shared: its entries are keyed by everything they depend on
         c._rng = self._rng
         c._rng_owned = False
         self._rng_owned = False
@@ -585,7 +610,9 @@ class TribesState(State):
             action = self.check_action_index(action)
         if self._legal is None:
             self._compute_legal()
-        if action not in self._legal_set:  # type: ignore[operator]
+        legal = self._legal
+        i = bisect_left(legal, action)  # type: ignore[arg-type]
+        if i == len(legal) or legal[i] != action:  # type: ignore[arg-type,index]
             action = self.check_action_index(action)  # out of the space: its own message
             raise self.illegal(action, self._why_illegal(action))
         end = self.game.end_turn_action
@@ -615,52 +642,76 @@ class TribesState(State):
                     pos = city[C_POS]
                     out = [A.LEVEL_UP0 * n + pos, (A.LEVEL_UP0 + 1) * n + pos]
                     self._legal = out
-                    self._legal_set = set(out)
                     return
+            memo = board_memo(self)
             for cid in self.tcities[t]:
-                CT.city_actions(self, cid, out, n, A)
-            uids = UN.tribe_units(self, t)
-            enemy = None
-            if uids or self.techs[t] >> C.ROADS & 1:
-                zoc, enemy = UN.zone_of_control(self, t)
-                for uid in uids:
-                    UN.unit_actions(self, uid, zoc, enemy, out, n, A)
-            self._tribe_actions(t, out, enemy)
+                CT.city_actions(self, cid, out, n, A, memo)
+            enemies = []
+            for unit in self.units.values():
+                if unit[U_TRIBE] != t:
+                    enemies.append(unit[U_POS])
+            enemies.sort()
+            vis = self.vis[t]
+            vis_key = None if vis is _all_visible(n) else bytes(vis)
+            ctx = context(memo, t, tuple(enemies), vis_key, n)
+            for uid in UN.tribe_units(self, t):
+                UN.unit_actions(self, uid, out, n, ctx, memo)
+            self._tribe_actions(t, out, ctx, memo)
             out.sort()
-        self._legal = out
-        self._legal_set = set(out)
+        self._legal = out  # ascending: apply looks actions up by bisection
 
-    def _tribe_actions(self, t: int, out: list[int], enemy: bytearray | None) -> None:
+    def _tribe_actions(self, t: int, out: list[int], ctx: Context, memo: BoardMemo) -> None:
+        """Roads (remembered in the context and board memo), research and the end of turn."""
         n = self.geo.n
         stars = self.stars[t]
         techs = self.techs[t]
         if techs >> C.ROADS & 1 and stars >= C.ROAD_COST:
-            tile_city, cities = self.tile_city, self.cities
-            vis = self.vis[t]
-            base = A.BUILD_ROAD * n
-            roadable = _ROADABLE
-            for tile, ter, net, cid in zip(
-                range(n), self.terrain, self.network, tile_city, strict=True
-            ):
-                if net or not roadable[ter]:
-                    continue
-                if cid:
-                    city = cities.get(cid)
-                    if city is None or city[C_TRIBE] != t:
-                        continue
-                if (enemy is not None and enemy[tile]) or not vis[tile]:
-                    continue
-                out.append(base + tile)
-        ncities = len(self.tcities[t])
-        base = A.NUM_PLANES * n
-        discount = techs >> C.PHILOSOPHY & 1
-        for tech, tier in techtree.researchable_tiers(techs):
-            cost = C.TECH_BASE_COST + tier * ncities
-            if discount:
-                cost = int(cost * C.TECH_DISCOUNT_VALUE)
-            if stars >= cost:
-                out.append(base + tech)
+            roads = ctx.roads
+            if roads is None:
+                key = (t, ctx.vis_key)
+                targets = memo.roads.get(key)
+                if targets is None:
+                    targets = self._road_targets(t, key, memo)
+                    remember(memo.roads, key, targets)
+                enemy = ctx.enemy
+                roads = ctx.roads = tuple(a for tile, a in targets if not enemy[tile])
+            out.extend(roads)
+        prices, actions = techtree.research_options(techs, len(self.tcities[t]), A.NUM_PLANES * n)
+        out.extend(actions[: bisect_right(prices, stars)])
         out.append(self.game.end_turn_action)
+
+    def _road_targets(
+        self, t: int, key: tuple[int, bytes | None], memo: BoardMemo
+    ) -> tuple[tuple[int, int], ...]:
+        """``(tile, road action)`` of the tiles ``t`` may build a road on, enemies aside.
+
+        Only the tiles that changed are rechecked when the previous board memo has them (a
+        tile's verdict reads nothing but that tile).
+        """
+        base = A.BUILD_ROAD * self.geo.n
+        ok = self._road_tile
+        link = memo.parent
+        previous = link[0].roads.get(key) if link is not None else None
+        if previous is None:
+            return tuple((tile, base + tile) for tile in range(self.geo.n) if ok(t, tile))
+        changed = set(link[1])  # type: ignore[index]
+        kept = [target for target in previous if target[0] not in changed]
+        kept.extend((tile, base + tile) for tile in changed if ok(t, tile))
+        return tuple(kept)
+
+    def _road_tile(self, t: int, tile: int) -> bool:
+        """Whether ``t`` may build a road on ``tile``, enemies aside.
+
+        Roadable terrain off the network, in neutral or ``t``'s territory, seen by ``t``.
+        """
+        if self.network[tile] or not _ROADABLE[self.terrain[tile]]:
+            return False
+        cid = self.tile_city[tile]
+        if cid:
+            city = self.cities.get(cid)
+            if city is None or city[C_TRIBE] != t:
+                return False
+        return bool(self.vis[t][tile])
 
     def _why_illegal(self, action: int) -> str:
         if self.game_over:
@@ -833,7 +884,6 @@ class TribesState(State):
             self.ranking = tuple(order)
             self.game_over = True
             self._legal = []
-            self._legal_set = set()
 
     def current_ranking(self, tie_break: Sequence[int] | None = None) -> list[int]:
         """Tribes best first: win, survival, score, techs, cities, production, tie-break order."""

@@ -63,6 +63,29 @@ def researchable_tiers(techs: int) -> tuple[tuple[int, int], ...]:
     return out
 
 
+_OPTIONS: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def research_options(
+    techs: int, num_cities: int, base: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(prices, actions)`` of the researchable technologies, cheapest first (cached).
+
+    The action of technology ``t`` is ``base + t``; a tribe may research those whose price it
+    has in stars, a prefix of the list.
+    """
+    key = (techs, num_cities, base)
+    out = _OPTIONS.get(key)
+    if out is None:
+        options = sorted(
+            (research_cost(t, num_cities, techs), base + t) for t, _ in researchable_tiers(techs)
+        )
+        out = (tuple(p for p, _ in options), tuple(a for _, a in options))
+        if len(_OPTIONS) < 1 << 16:
+            _OPTIONS[key] = out
+    return out
+
+
 def num_researched(techs: int) -> int:
     """How many technologies are researched."""
     return bin(techs).count("1")

@@ -23,11 +23,23 @@ Decisions where the reference misbehaves (each listed on the docs page):
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
+from itertools import compress
+from operator import not_ as _not
 from typing import TYPE_CHECKING
 
 from stratagem.envs.tribes import actions as _AP
 from stratagem.envs.tribes import combat
 from stratagem.envs.tribes import constants as C
+from stratagem.envs.tribes.memo import (
+    MOVE_MARGIN,
+    BoardMemo,
+    Context,
+    MoveTargets,
+    UnitPlan,
+    move_entry,
+    remember,
+)
 
 if TYPE_CHECKING:
     from stratagem.envs.tribes.rules import TribesState
@@ -430,11 +442,17 @@ def move_costs(
                     continue
                 costs[tile] = 1.0
             return costs
+    # A tile reached at a cost of ``mov`` or ``mov + 0.5`` and more leads nowhere (every step
+    # costs at least 0.5 and a step into a zone of control costs ``mov``), so it is recorded
+    # but never searched from. Between ``mov`` and ``mov + 0.5`` (quarter costs from halved
+    # forest steps) a further step may still round down to ``mov``.
+    dead_end = mov + 0.5
+    beyond = mov + 1.0
     heap = [(0.0, start)]
     pop, push = heapq.heappop, heapq.heappush
     while heap:
         cost, frm = pop(heap)
-        if cost == mov or cost > costs[frm]:
+        if cost > costs[frm]:
             continue
         rest = mov - cost if cost < mov else mov
         on_road = False
@@ -448,6 +466,9 @@ def move_costs(
                     city = cities.get(cid)
                     on_road = city is not None and city[1] == tribe
         for tile in nb1[frm]:
+            old = costs.get(tile)
+            if old is not None and old <= cost:
+                continue  # settled: a step costs more than nothing, so it cannot improve
             if enemy[tile]:
                 continue
             ter = terrain[tile]
@@ -480,13 +501,108 @@ def move_costs(
                     continue
             else:
                 new = cost + step
-                if int(new) > mov:
+                if new >= beyond:  # int(new) > mov, costs being positive
                     continue
-            old = costs.get(tile)
             if old is None or new < old:
                 costs[tile] = new
-                push(heap, (new, tile))
+                if new < dead_end and new != mov:
+                    push(heap, (new, tile))
     return costs
+
+
+def reachable(s: TribesState, uid: int, zoc: bytearray, enemy: bytearray) -> list[int]:
+    """The tiles :func:`move_costs` finds for the unit, its own tile left out.
+
+    A unit with one move point on a road needs no search (:func:`_reach_one`); the others
+    search.
+    """
+    unit = s.units[uid]
+    pos = unit[U_POS]
+    if _MOV[unit[U_TYPE]] == 1 and _on_road(s, pos, unit[U_TRIBE]):
+        return _reach_one(s, unit, zoc, enemy)
+    costs = move_costs(s, uid, zoc, enemy)
+    del costs[pos]
+    return list(costs)
+
+
+def _reach_one(s: TribesState, unit: list[int], zoc: bytearray, enemy: bytearray) -> list[int]:
+    """:func:`reachable` for a (land) unit with one move point on a road, without the search.
+
+    With one point, every passable neighbour is reached: a step costs 1 at most (a full step,
+    one that ends the move, one into a zone of control). A neighbour reached for half a point (a
+    road step from the unit's road or city onto a road or city, not into a zone of control)
+    lets the unit go on to each passable neighbour of it (for 1.5 at most, which rounds down to
+    the 1 point); a tile reached for a whole point or more leads nowhere. This is exactly what
+    the search of :func:`move_costs` does with ``mov == 1`` from a road.
+    """
+    tribe = unit[U_TRIBE]
+    start = unit[U_POS]
+    kinds = _kinds(unit[U_TYPE], s.techs[tribe])
+    nb1 = s.geo.nb1
+    terrain, network = s.terrain, s.network
+    first = _passable(s, nb1[start], kinds, tribe, enemy)
+    reached = [tile for tile, _ in first]
+    further = set()
+    for tile, kind in first:
+        if not zoc[tile] and (terrain[tile] == C.CITY or (network[tile] and kind != 3)):
+            further.update(nb1[tile])  # reached for half a point: one more step
+    if further:
+        further.difference_update(reached)
+        further.discard(start)
+        reached.extend(tile for tile, _ in _passable(s, sorted(further), kinds, tribe, enemy))
+    return reached
+
+
+def _passable(
+    s: TribesState, tiles: Iterable[int], kinds: tuple[int, ...], tribe: int, enemy: bytearray
+) -> list[tuple[int, int]]:
+    """``(tile, step kind)`` of the ``tiles`` a unit of ``tribe`` may step onto.
+
+    As in :func:`move_costs`: seen, no enemy on it, terrain allowed, a port for a land unit
+    going to sea, its own city for a Mind Bender.
+    """
+    terrain, building, tile_city, cities = s.terrain, s.building, s.tile_city, s.cities
+    vis = s.vis[tribe] if s.game.partial else None
+    out = []
+    for tile in tiles:
+        if enemy[tile]:
+            continue
+        kind = kinds[terrain[tile]]
+        if kind == 0:
+            continue
+        if kind == 3:
+            if building[tile] != C.PORT:
+                continue
+        elif kind == 4:
+            cid = tile_city[tile]
+            city = cities.get(cid) if cid else None
+            if city is None or city[1] != tribe:
+                continue
+        if vis is not None and not vis[tile]:
+            continue
+        out.append((tile, kind))
+    return out
+
+
+def _on_road(s: TribesState, tile: int, tribe: int) -> bool:
+    """A land unit of ``tribe`` on ``tile`` moves at road speed (as in :func:`move_costs`)."""
+    ter = s.terrain[tile]
+    if ter == C.CITY or (s.network[tile] and ter != C.SHALLOW_WATER and ter != C.DEEP_WATER):
+        cid = s.tile_city[tile]
+        if not cid:
+            return True
+        city = s.cities.get(cid)
+        return city is not None and city[1] == tribe
+    return False
+
+
+def _kinds(utype: int, techs: int) -> tuple[int, ...]:
+    """:func:`_step_kinds`, cached per unit type and movement technologies."""
+    key = (utype, techs & (_TECH_CLIMBING | _TECH_SAILING | _TECH_NAVIGATION))
+    kinds = _STEP_KINDS.get(key)
+    if kinds is None:
+        kinds = _STEP_KINDS[key] = _step_kinds(utype, techs)
+    return kinds
 
 
 def zone_of_control(s: TribesState, tribe: int) -> tuple[bytearray, bytearray]:
@@ -748,40 +864,61 @@ def do_examine(s: TribesState, uid: int) -> int:
 
 
 def unit_actions(
-    s: TribesState,
-    uid: int,
-    zoc: bytearray,
-    enemy: bytearray,
-    out: list[int],
-    n: int,
-    A: object = None,
+    s: TribesState, uid: int, out: list[int], n: int, ctx: Context, memo: BoardMemo
 ) -> None:
-    """Append the legal actions of unit ``uid`` (plane × tile indices) to ``out``."""
+    """Append the legal actions of unit ``uid`` (plane × tile indices) to ``out``.
+
+    ``ctx`` and ``memo`` are the state's context (``memo.context``: the mover, its enemy tiles
+    and visibility) and board memo. The context remembers each unit's plan (:func:`_unit_plan`)
+    under everything the plan reads besides the board and the context: the unit's record, its
+    tribe's technologies, stars (Boats and Ships upgrade with them) and whether it has cities.
+    A unit of another tribe than the mover is planned without them (the context's visibility
+    is the mover's).
+    """
+    unit = s.units[uid]
+    utype = unit[U_TYPE]
+    tribe = unit[U_TRIBE]
+    if unit[U_STATUS] == C.FINISHED:  # most units, most of the time: only an upgrade is left
+        if (utype == C.BOAT or utype == C.SHIP) and can_upgrade(s, unit):
+            out.append(_P_UPGRADE * n + unit[U_POS])
+        return
+    if tribe == ctx.tribe:
+        stars = s.stars[tribe] if utype == C.BOAT or utype == C.SHIP else 0
+        key = (*unit, s.techs[tribe], stars, bool(s.tcities[tribe]))
+        plan = ctx.units.get(key)
+        if plan is None:
+            plan = _unit_plan(s, uid, n, ctx, memo)
+            remember(ctx.units, key, plan)
+    else:
+        plan = _unit_plan(s, uid, n, ctx, None)
+    fixed, targets, heals = plan
+    out.extend(fixed)
+    if targets is not None:
+        # the targets not occupied (by the mover's own units: enemies block the search)
+        tiles, actions = targets
+        out.extend(compress(actions, map(_not, map(s.unit_at.__getitem__, tiles))))
+    if heals and heal_targets(s, uid):
+        out.append(_P_HEAL * n + unit[U_POS])
+
+
+def _unit_plan(s: TribesState, uid: int, n: int, ctx: Context, memo: BoardMemo | None) -> UnitPlan:
+    """What a unit that has not finished may do, as long as only its tribe's other units move.
+
+    Returns ``(actions, move targets or None, may heal)``. The move targets still need their
+    occupied tiles removed, and a Mind Bender that may heal heals only if a wounded friend
+    stands next to it; the caller checks both.
+    """
     unit = s.units[uid]
     utype = unit[U_TYPE]
     tribe = unit[U_TRIBE]
     pos = unit[U_POS]
     status = unit[U_STATUS]
-    geo = s.geo
+    out: list[int] = []
     if (utype == C.BOAT or utype == C.SHIP) and can_upgrade(s, unit):
         out.append(_P_UPGRADE * n + pos)
-    if status == C.FINISHED:
-        return
     attack_ok = _AFTER_ATTACK[utype][status] >= 0
-    if attack_ok:
-        vis = s.vis[tribe]
-        if utype == C.MIND_BENDER:
-            plane_of = _AP.CONVERT_PLANE
-            reach = geo.nb1[pos]
-        else:
-            plane_of = _AP.ATTACK_PLANE
-            reach = geo.square_nc(pos, _RANGE[utype])
-        rc = geo.rc
-        r0, c0 = rc[pos]
-        for tile in reach:
-            if enemy[tile] and vis[tile]:
-                r1, c1 = rc[tile]
-                out.append(plane_of[(r1 - r0, c1 - c0)] * n + pos)
+    if attack_ok and ctx.enemies:
+        out.extend(_attacks(s, pos, utype, tribe, ctx.enemies, ctx.enemy, n))
     if status == C.FRESH:
         ter = s.terrain[pos]
         if ter == C.VILLAGE:
@@ -795,24 +932,89 @@ def unit_actions(
             out.append(_P_DISBAND * n + pos)
         if s.resource[pos] == C.RUINS and s.tcities[tribe]:
             out.append(_P_EXAMINE * n + pos)
-    if utype == C.MIND_BENDER and attack_ok and heal_targets(s, uid):
-        out.append(_P_HEAL * n + pos)
     if unit[U_KILLS] >= C.VETERAN_KILLS and not unit[U_VET] and utype != C.SUPERUNIT:
         out.append(_P_VETERAN * n + pos)
-    if _AFTER_MOVE[utype][status] >= 0:
-        costs = move_costs(s, uid, zoc, enemy)
-        if len(costs) > 1:
-            rc = geo.rc
-            r0, c0 = rc[pos]
-            plane_of = _AP.MOVE_PLANE
-            unit_at = s.unit_at
-            for tile in costs:
-                if tile != pos and not unit_at[tile]:
-                    r1, c1 = rc[tile]
-                    out.append(plane_of[(r1 - r0, c1 - c0)] * n + pos)
     if status == C.FRESH and 0 < unit[U_HP] < unit[U_MAXHP]:
         out.append(_P_RECOVER * n + pos)
+    targets = None
+    if _AFTER_MOVE[utype][status] >= 0:
+        if memo is not None:
+            key = (pos, utype, s.techs[tribe] & _MOVE_TECHS)
+            targets = ctx.moves.get(key)
+            if targets is None:
+                targets = _move_targets(s, uid, n, ctx, memo)
+                remember(ctx.moves, key, targets)
+        else:
+            targets = _move_targets(s, uid, n, ctx, None)
+    return tuple(out), targets, utype == C.MIND_BENDER and attack_ok
 
 
+def _attacks(
+    s: TribesState,
+    pos: int,
+    utype: int,
+    tribe: int,
+    enemies: tuple[int, ...],
+    enemy: bytearray,
+    n: int,
+) -> tuple[int, ...]:
+    """Attacks (converts for a Mind Bender) of a unit at ``pos`` on the enemies it sees."""
+    geo = s.geo
+    radius = 1 if utype == C.MIND_BENDER else _RANGE[utype]
+    if min(map(geo.dist_row(pos).__getitem__, enemies), default=radius + 1) > radius:
+        return ()  # no enemy in range (the usual case): no need to scan the tiles
+    vis = s.vis[tribe]
+    if utype == C.MIND_BENDER:
+        plane_of = _AP.CONVERT_PLANE
+        reach = geo.nb1[pos]
+    else:
+        plane_of = _AP.ATTACK_PLANE
+        reach = geo.square_nc(pos, radius)
+    rc = geo.rc
+    r0, c0 = rc[pos]
+    out = []
+    for tile in reach:
+        if enemy[tile] and vis[tile]:
+            r1, c1 = rc[tile]
+            out.append(plane_of[(r1 - r0, c1 - c0)] * n + pos)
+    return tuple(out)
+
+
+def _move_targets(
+    s: TribesState, uid: int, n: int, ctx: Context, memo: BoardMemo | None
+) -> MoveTargets:
+    """The tiles the unit can reach, whether occupied or not, and the move actions there.
+
+    Occupied tiles are kept because friendly units do not block the path (only enemies and
+    their zones of control do), so the list stays right while the mover's own units move.
+    With ``memo`` the search is remembered on the board with the enemy tiles near enough to
+    matter, and reused in later contexts where those are the same (see ``memo``).
+    """
+    unit = s.units[uid]
+    pos, utype, tribe = unit[U_POS], unit[U_TYPE], unit[U_TRIBE]
+    geo = s.geo
+    dist = geo.dist_row(pos)
+    if memo is not None:
+        key = (pos, utype, tribe, s.techs[tribe] & _MOVE_TECHS, ctx.vis_key)
+        entry = move_entry(memo, key, dist)
+        if entry is not None:
+            radius = entry[0]
+            if _within(ctx.enemies, dist, radius) == entry[1]:
+                return entry[2]
+    tiles = tuple(reachable(s, uid, ctx.zone(geo.nb1), ctx.enemy))
+    action = geo.move_actions(pos)
+    found = (tiles, tuple(map(action.__getitem__, tiles)))
+    if memo is not None:
+        radius = max(map(dist.__getitem__, tiles), default=0) + MOVE_MARGIN
+        remember(memo.moves, key, (radius, _within(ctx.enemies, dist, radius), found))
+    return found
+
+
+def _within(tiles: tuple[int, ...], dist: bytes, radius: int) -> tuple[int, ...]:
+    """The ``tiles`` at most ``radius`` away (``dist``: distances from the centre)."""
+    return tuple(compress(tiles, map(radius.__ge__, map(dist.__getitem__, tiles))))
+
+
+_MOVE_TECHS = _TECH_CLIMBING | _TECH_SAILING | _TECH_NAVIGATION
 _P_UPGRADE, _P_CAPTURE, _P_DISBAND, _P_EXAMINE = _AP.UPGRADE, _AP.CAPTURE, _AP.DISBAND, _AP.EXAMINE
 _P_HEAL, _P_VETERAN, _P_RECOVER = _AP.HEAL, _AP.VETERAN, _AP.RECOVER
