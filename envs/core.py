@@ -270,6 +270,14 @@ class State(ABC):
         """
         return self.clone()
 
+    def round_number(self) -> int | None:
+        """The game's round counter where it has one (``None`` otherwise).
+
+        Trainers cut long self-play games by rounds rather than by decisions: the round is what
+        the observation shows (its progress plane), the number of decisions is not.
+        """
+        return None
+
     def end_statistics(self) -> dict[str, Any]:
         """Figures of a finished game for tournament tables; none by default.
 

@@ -72,6 +72,10 @@ class StrategaState(TwoPlayerState, Generic[U]):
     _s: BoardFacts
     _occ: dict[int, int]
 
+    def round_number(self) -> int:
+        """Stratega's tick: the round counter, 1 at the start, shown by the observation."""
+        return self.tick  # type: ignore[attr-defined]
+
     @abstractmethod
     def unit(self, uid: int) -> U:
         """Snapshot of unit ``uid`` (the game's ``UnitView``)."""

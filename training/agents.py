@@ -1,6 +1,7 @@
 """Trained networks as agents, usable wherever agents are named.
 
-``alphazero:checkpoint=path,simulations=200`` and ``ppo:model=path`` work in tournaments,
+``alphazero:checkpoint=path,simulations=64`` (or ``checkpoint=pretrained``, the network shipped for
+the game) and ``ppo:model=path`` work in tournaments,
 ``stratagem play`` and the opponent slot of the Gymnasium view.
 """
 
@@ -13,20 +14,26 @@ import torch
 
 from stratagem.baselines.agent import BaseAgent
 from stratagem.envs.core import Game, State
-from stratagem.training.networks import PolicyValueNet, build_network
-from stratagem.training.puct import Node, run_simulations, visit_policy
+from stratagem.training.networks import PolicyValueNet
+from stratagem.training.puct import Node, gumbel_search, run_simulations, visit_policy
 
 __all__ = ["AlphaZeroAgent", "PPOAgent"]
 
 
 class AlphaZeroAgent(BaseAgent):
-    """PUCT search guided by a trained network; plays the most visited action.
+    """Tree search guided by a trained network.
+
+    With ``algorithm="gumbel"`` it plays the action sequential halving leaves (no noise); with
+    ``puct`` the most visited one.
 
     Args:
         game: The game it plays (must match the checkpoint's game and configuration).
-        checkpoint: Path of a ``checkpoint.pt`` or ``final.pt`` written by AlphaZero training.
-        simulations: PUCT simulations per decision.
-        c_puct: Exploration constant.
+        checkpoint: Path of a ``checkpoint.pt`` or ``final.pt`` written by AlphaZero training,
+            or ``pretrained``: the network shipped with the package for this game and board.
+        simulations: Simulations per decision.
+        c_puct: Exploration constant of PUCT.
+        algorithm: ``gumbel`` or ``puct``; default: the one the network was trained with.
+        max_considered: Gumbel's root actions considered.
         device: ``auto``, ``cpu`` or ``cuda``.
     """
 
@@ -37,14 +44,19 @@ class AlphaZeroAgent(BaseAgent):
         game: Game,
         *,
         checkpoint: str,
-        simulations: int = 200,
+        simulations: int = 32,
         c_puct: float = 1.5,
+        algorithm: str | None = None,
+        max_considered: int = 16,
         device: str = "cpu",
     ) -> None:
-        from stratagem.training.alphazero import load_checkpoint
+        from stratagem.training.alphazero import load_checkpoint, network_from_config
         from stratagem.training.common import resolve_device
+        from stratagem.training.pretrained import pretrained_path
 
         dev = resolve_device(device)
+        if checkpoint == "pretrained":
+            checkpoint = str(pretrained_path(game))
         data = load_checkpoint(checkpoint, device="cpu")
         if data["game"] != game.spec.name:
             raise ValueError(
@@ -52,7 +64,7 @@ class AlphaZeroAgent(BaseAgent):
                 f"{data['game_config']}, not {game.spec.name}"
             )
         cfg = data["config"]
-        net = build_network(game.spec, cfg["preset"], cfg["blocks"], cfg["filters"])
+        net = network_from_config(game.spec, cfg)
         try:  # another configuration of the same game is fine when the shapes agree (map=kwah:3
             net.load_state_dict(data["network"])  # for a network trained on map=kwah)
         except RuntimeError as exc:
@@ -60,7 +72,9 @@ class AlphaZeroAgent(BaseAgent):
                 f"checkpoint {checkpoint} was trained on {data['game']} {data['game_config']}, "
                 f"whose observation or action shapes differ from {_plain(game.spec.config)}"
             ) from exc
-        self._setup(game, net.to(dev), dev, simulations, c_puct)
+        if algorithm is None:
+            algorithm = cfg.get("algorithm", "puct")
+        self._setup(game, net.to(dev), dev, simulations, c_puct, algorithm, max_considered)
 
     @classmethod
     def from_network(
@@ -70,31 +84,59 @@ class AlphaZeroAgent(BaseAgent):
         device: torch.device,
         *,
         simulations: int,
-        c_puct: float,
+        c_puct: float = 1.5,
+        algorithm: str = "puct",
+        max_considered: int = 16,
     ) -> AlphaZeroAgent:
         """Wrap a network in memory (evaluation during training)."""
         agent = cls.__new__(cls)
-        agent._setup(game, net, device, simulations, c_puct)
+        agent._setup(game, net, device, simulations, c_puct, algorithm, max_considered)
         return agent
 
     def _setup(
-        self, game: Game, net: PolicyValueNet, device: torch.device, simulations: int, c_puct: float
+        self,
+        game: Game,
+        net: PolicyValueNet,
+        device: torch.device,
+        simulations: int,
+        c_puct: float,
+        algorithm: str,
+        max_considered: int,
     ) -> None:
         from stratagem.training.alphazero import make_batch_evaluator
 
         if simulations < 1:
             raise ValueError(f"simulations must be >= 1, got {simulations}")
+        if algorithm not in ("gumbel", "puct"):
+            raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {algorithm!r}")
+        if max_considered < 1:
+            raise ValueError(f"max_considered must be >= 1, got {max_considered}")
         self.game = game
         self.simulations = simulations
         self.c_puct = c_puct
+        self.algorithm = algorithm
+        self.max_considered = max_considered
         self._evaluate = make_batch_evaluator(net, device)
 
     def act(self, state: State, *, rng: np.random.Generator) -> int:
-        """Most visited root action after ``simulations`` simulations (ties: random)."""
+        """The searched action (a forced move is played without search)."""
+        legal = state.legal_action_list()
+        if len(legal) == 1:
+            return int(legal[0])
         root = Node(state.clone())
-        run_simulations(
-            [root], self._evaluate, self.simulations, self.c_puct, self.game.spec.num_players
-        )
+        n = self.game.spec.num_players
+        if self.algorithm == "gumbel":
+            results, _ = gumbel_search(
+                [root],
+                self._evaluate,
+                self.simulations,
+                n,
+                rng=None,
+                max_considered=self.max_considered,
+            )
+            assert root.actions is not None and results[0] is not None
+            return int(root.actions[results[0].action_index])
+        run_simulations([root], self._evaluate, self.simulations, self.c_puct, n)
         assert root.actions is not None
         policy = visit_policy(root, 0.0)
         return int(root.actions[int(rng.choice(len(policy), p=policy))])

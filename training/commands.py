@@ -114,6 +114,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise ValueError(
             f"training needs the train extra (pip install 'stratagem[train]'): {exc}"
         ) from exc
+    import logging
+
+    if not logging.getLogger().handlers:  # the per-iteration log line of long runs
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
     result = train(config)
     print(json.dumps(result, indent=2, default=str))
     return 0

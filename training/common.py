@@ -109,12 +109,14 @@ class TensorBoardLogger:
             self._writer = SummaryWriter(log_dir=str(log_dir))
 
     def log(self, metrics: Mapping[str, Any], step: int) -> None:
-        """Write every float/int metric at ``step``."""
+        """Write every float/int metric at ``step``, and arrays as histograms."""
         if self._writer is None:
             return
         for key, value in metrics.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 self._writer.add_scalar(key, value, step)
+            elif isinstance(value, np.ndarray) and value.size:
+                self._writer.add_histogram(key.removeprefix("histogram/"), value, step)
         self._writer.flush()
 
     def close(self) -> None:
@@ -129,7 +131,8 @@ def evaluate_agent(
     """Play ``agent`` against ``opponent`` (agent or spec), alternating seats; rates for agent.
 
     Returns:
-        ``win_rate``, ``draw_rate``, ``loss_rate``, ``score`` (draws count half) and ``games``.
+        ``win_rate``, ``draw_rate``, ``loss_rate``, ``score`` (draws count half), ``se`` (the
+        standard error of the score) and ``games``.
     """
     from stratagem.baselines.agent import make_agent
     from stratagem.baselines.play import play_game
@@ -151,11 +154,14 @@ def evaluate_agent(
         else:
             draws += 1
     total = max(games, 1)
+    score = (wins + 0.5 * draws) / total
+    variance = (wins + 0.25 * draws) / total - score**2
     return {
         "win_rate": wins / total,
         "draw_rate": draws / total,
         "loss_rate": losses / total,
-        "score": (wins + 0.5 * draws) / total,
+        "score": score,
+        "se": float(np.sqrt(max(variance, 0.0) / total)),
         "games": float(games),
     }
 

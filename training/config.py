@@ -14,6 +14,9 @@ from stratagem.envs.registry import make_game
 
 __all__ = ["PRESET_NAMES", "AlphaZeroConfig", "PPOConfig"]
 
+#: What a cut self-play game is worth (see ``AlphaZeroConfig.truncation_value``).
+TRUNCATION_VALUES = ("none", "calibrated", "playout", "evaluator", "draw")
+
 #: Network presets of :mod:`stratagem.training.networks` (kept here to avoid importing torch).
 PRESET_NAMES = ("tiny", "small", "default", "alphatm")
 
@@ -44,21 +47,49 @@ class AlphaZeroConfig:
     """Self-play games per iteration."""
     parallel_games: int = 16
     """Games played together; their leaves form one evaluation batch."""
-    simulations: int = 64
-    """PUCT simulations per decision in self-play (the paper's 800 is a preset choice)."""
+    global_pooling: bool = True
+    """KataGo-style global pooling in the tower and heads: every tile sees the whole board, and
+    a network with a spatial policy head plays every board size of its game."""
+    symmetric_value: bool = True
+    """Two-player games: one value output ``v`` for the mover and ``−v`` for the other."""
+    algorithm: str = "gumbel"
+    """Search: ``gumbel`` (Gumbel AlphaZero: sequential halving at the root, improved-policy
+    targets that improve on the prior even with few simulations) or ``puct`` (AlphaZero's PUCT
+    with Dirichlet noise and visit-count targets)."""
+    simulations: int = 32
+    """Simulations per decision in self-play."""
+    max_considered: int = 16
+    """Gumbel: most root actions sampled (without replacement) for sequential halving."""
     c_puct: float = 1.5
-    """Exploration constant of PUCT."""
+    """Exploration constant of PUCT (``puct`` only)."""
     dirichlet_alpha: float = 0.3
-    """Dirichlet noise concentration at the root."""
+    """Dirichlet noise concentration at the root (``puct`` only)."""
     dirichlet_epsilon: float = 0.25
-    """Weight of the root noise."""
+    """Weight of the root noise (``puct`` only)."""
     temperature_moves: int = 30
-    """Decisions per game sampled from visit counts (temperature 1); greedy afterwards."""
+    """Decisions per game played with exploration (``puct``: sampled from the visit counts;
+    ``gumbel``: Gumbel noise at the root); later decisions are played greedily."""
     max_moves: int | None = None
     """Cap on decisions per self-play game; ``None`` = the game's own limit."""
-    truncation_value: str = "draw"
-    """Value target of a game cut by ``max_moves``: ``draw`` (0 for all) or ``evaluator`` (the
-    game's heuristic evaluator, centred across players; see stratagem.baselines.evaluators)."""
+    cut_rounds: int | None = None
+    """Cut self-play games when the game's round counter passes this value (games with rounds:
+    the Stratega games); unlike ``max_moves`` the cut is something the observation shows."""
+    truncation_value: str = "calibrated"
+    """Value target of a cut game: ``none`` (its positions train the policy only), ``calibrated``
+    (the game's heuristic, centred across players and squashed by a scale fitted to the outcomes
+    of finished games, so that it reads as an expected outcome), ``playout`` (the rule-based
+    agent plays the game to its end), ``evaluator`` (the centred heuristic, unscaled) or ``draw``
+    (0 for all)."""
+    calibration_games: int = 40
+    """``calibrated``: games of the rule-based agent (random where the game has none) against
+    random, seats alternating, played to the end at the start of a run that cuts games
+    (``max_moves`` or ``cut_rounds`` set), whose heuristic values and outcomes fit the scale."""
+    opponent_share: float = 0.0
+    """Share of self-play games in which one seat (drawn per game) is played by
+    ``selfplay_opponent`` instead of the network; only the network's positions are stored. A
+    curriculum for long games, where two beginners rarely finish."""
+    selfplay_opponent: str = "rule_based"
+    """Agent spec of the seat taken by ``opponent_share``."""
     replay_size: int = 20_000
     """Positions kept in the replay buffer."""
     batch_size: int = 128
@@ -75,10 +106,12 @@ class AlphaZeroConfig:
     """Evaluate every this many iterations (0 disables evaluation)."""
     eval_games: int = 10
     """Games per evaluation opponent (sides alternate)."""
-    eval_opponents: list[str] = field(default_factory=lambda: ["random"])
-    """Agent specs to evaluate against; ``previous`` is the network of the last evaluation."""
+    eval_opponents: list[str] | None = None
+    """Agent specs to evaluate against; ``previous`` is the network of the last evaluation.
+    ``None``: the ladder random, rule_based (when the game has one), mcts at 100 and at 1,000
+    forward-model calls per decision."""
     eval_simulations: int = 32
-    """PUCT simulations per decision when evaluating."""
+    """Simulations per decision when evaluating (noise off)."""
     seed: int = 0
     """Seed of every random choice of the run."""
     device: str = "auto"
@@ -117,14 +150,45 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be >= 1 or None, got {self.threads}")
-        if self.truncation_value not in ("draw", "evaluator"):
+        if self.truncation_value not in TRUNCATION_VALUES:
             raise ValueError(
-                f"truncation_value must be 'draw' or 'evaluator', got {self.truncation_value!r}"
+                f"truncation_value must be one of {', '.join(TRUNCATION_VALUES)}, "
+                f"got {self.truncation_value!r}"
             )
-        if self.max_moves is not None and self.max_moves < 1:
-            raise ValueError(f"max_moves must be >= 1 or None, got {self.max_moves}")
+        if self.algorithm not in ("gumbel", "puct"):
+            raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {self.algorithm!r}")
+        if self.max_considered < 1:
+            raise ValueError(f"max_considered must be >= 1, got {self.max_considered}")
+        for name in ("max_moves", "cut_rounds"):
+            if getattr(self, name) is not None and getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1 or None, got {getattr(self, name)}")
+        if not 0.0 <= self.opponent_share <= 1.0:
+            raise ValueError(f"opponent_share must be in [0, 1], got {self.opponent_share}")
+        if self.calibration_games < 1 and self.truncation_value == "calibrated":
+            raise ValueError("calibration_games must be >= 1 with truncation_value 'calibrated'")
         _check_device(self.device)
-        make_game(self.game, **self.game_config)
+        game = make_game(self.game, **self.game_config)
+        if self.cut_rounds is not None and game.new_initial_state(0).round_number() is None:
+            raise ValueError(
+                f"cut_rounds needs a game with a round counter; {self.game} has none "
+                "(use max_moves)"
+            )
+        if self.opponent_share > 0:
+            make_agent(self.selfplay_opponent, game)
+        for spec in self.evaluation_ladder():
+            if spec != "previous":
+                make_agent(spec, game)
+
+    def evaluation_ladder(self) -> list[str]:
+        """The opponents evaluated against: ``eval_opponents`` or the default ladder."""
+        if self.eval_opponents is not None:
+            return list(self.eval_opponents)
+        from stratagem.envs.registry import game_entry
+
+        ladder = ["random"]
+        if game_entry(self.game).rule_based_agent is not None:
+            ladder.append("rule_based")
+        return [*ladder, "mcts:budget=100", "mcts:budget=1000"]
 
 
 @dataclass

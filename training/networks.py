@@ -12,6 +12,18 @@ convolutions), runs a residual tower, and has two heads:
 * a value head predicting the outcome for every player, in ``[-1, 1]``, **relative to the player
   to move** (index 0 is the mover, 1 the next seat, ...). Search code rotates it back to seats,
   which is what lets multi-player games and multi-action turns back up per-player values.
+
+Two options (on by default for new runs, off for checkpoints written before they existed):
+
+* ``global_pooling``: every residual block adds a per-channel bias computed from the mean and
+  max of its features over the whole board, the policy head gets the same bias and the value
+  head reads pooled features (KataGo's global pooling). Every tile then sees the whole board in
+  one layer, and, with a spatial policy head, the network has no weight tied to the board's
+  size: one network plays every board of a game.
+* ``symmetric_value``: in two-player games the head predicts one number ``v`` for the mover and
+  returns ``(v, −v)``. Our two-player games are zero-sum, and a second free output lets an
+  untrained network's offset between the two outputs alone decide how a turn-ending move (the
+  only move valued from the other output) compares with the rest.
 """
 
 from __future__ import annotations
@@ -78,16 +90,47 @@ class _ResidualBlock(nn.Module):
         return F.relu(x + y)
 
 
+class _PooledResidualBlock(_ResidualBlock):
+    """Residual block whose middle features get a bias from their global mean and max."""
+
+    def __init__(self, filters: int) -> None:
+        super().__init__(filters)
+        self.pool_fc = nn.Linear(2 * filters, filters)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = y + self.pool_fc(_pool(y))[:, :, None, None]
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+def _pool(x: torch.Tensor) -> torch.Tensor:
+    """``(B, C, H, W)`` -> ``(B, 2C)``: mean and max of every channel over the board."""
+    return torch.cat([x.mean(dim=(2, 3)), x.amax(dim=(2, 3))], dim=1)
+
+
 class PolicyValueNet(nn.Module):
     """Residual policy-value network for one game configuration.
 
     Args:
         spec: The game's spec (observation shape, action size and layout, players).
         preset: Tower size.
+        global_pooling: KataGo-style global pooling in the tower and heads (see the module
+            docstring).
+        symmetric_value: One value output ``v`` and its negation in two-player games.
     """
 
-    def __init__(self, spec: GameSpec, preset: NetworkPreset) -> None:
+    def __init__(
+        self,
+        spec: GameSpec,
+        preset: NetworkPreset,
+        *,
+        global_pooling: bool = False,
+        symmetric_value: bool = False,
+    ) -> None:
         super().__init__()
+        self.global_pooling = global_pooling
+        self.symmetric_value = symmetric_value and spec.num_players == 2
         height, width, channels = spec.observation_shape
         self.spec_shape = (height, width, channels)
         self.action_size = spec.action_size
@@ -98,7 +141,8 @@ class PolicyValueNet(nn.Module):
             nn.BatchNorm2d(filters),
             nn.ReLU(),
         )
-        self.tower = nn.Sequential(*[_ResidualBlock(filters) for _ in range(preset.blocks)])
+        block = _PooledResidualBlock if global_pooling else _ResidualBlock
+        self.tower = nn.Sequential(*[block(filters) for _ in range(preset.blocks)])
         layout = spec.action_layout
         self.spatial = layout is not None and layout.height == height and layout.width == width
         if self.spatial:
@@ -114,20 +158,25 @@ class PolicyValueNet(nn.Module):
                 )
             self.policy_conv = nn.Conv2d(head_in, len(layout.planes), 1)
             self.num_global = len(layout.global_actions)
-            self.policy_global = nn.Linear(head_in, self.num_global) if self.num_global else None
+            pooled = 2 * head_in if global_pooling else head_in
+            self.policy_global = nn.Linear(pooled, self.num_global) if self.num_global else None
+            self.policy_pool = nn.Linear(2 * head_in, head_in) if global_pooling else None
         else:
             self.policy_conv = nn.Sequential(
                 nn.Conv2d(filters, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU()
             )
             self.policy_fc = nn.Linear(2 * height * width, spec.action_size)
         vch = preset.value_channels
+        if global_pooling:  # a single pooled channel says too little: give it a few
+            vch = max(vch, min(32, filters))
         self.value_conv = nn.Sequential(
             nn.Conv2d(filters, vch, 1, bias=False), nn.BatchNorm2d(vch), nn.ReLU()
         )
+        value_in = 2 * vch if global_pooling else vch * height * width
         self.value_fc = nn.Sequential(
-            nn.Linear(vch * height * width, preset.value_hidden),
+            nn.Linear(value_in, preset.value_hidden),
             nn.ReLU(),
-            nn.Linear(preset.value_hidden, spec.num_players),
+            nn.Linear(preset.value_hidden, 1 if self.symmetric_value else spec.num_players),
             nn.Tanh(),
         )
 
@@ -144,19 +193,36 @@ class PolicyValueNet(nn.Module):
         batch = x.shape[0]
         if self.spatial:
             head = x if self.policy_stem is None else self.policy_stem(x)
+            if self.policy_pool is not None:
+                pooled = _pool(head)
+                head = head + self.policy_pool(pooled)[:, :, None, None]
+            else:
+                pooled = head.mean(dim=(2, 3))
             logits = self.policy_conv(head).reshape(batch, -1)
             if self.policy_global is not None:
-                logits = torch.cat([logits, self.policy_global(head.mean(dim=(2, 3)))], dim=1)
+                logits = torch.cat([logits, self.policy_global(pooled)], dim=1)
         else:
             logits = self.policy_fc(self.policy_conv(x).reshape(batch, -1))
-        values = self.value_fc(self.value_conv(x).reshape(batch, -1))
+        v = self.value_conv(x)
+        values = self.value_fc(_pool(v) if self.global_pooling else v.reshape(batch, -1))
+        if self.symmetric_value:
+            values = torch.cat([values, -values], dim=1)
         return logits, values
 
 
 def build_network(
-    spec: GameSpec, preset: str = "tiny", blocks: int | None = None, filters: int | None = None
+    spec: GameSpec,
+    preset: str = "tiny",
+    blocks: int | None = None,
+    filters: int | None = None,
+    *,
+    global_pooling: bool = False,
+    symmetric_value: bool = False,
 ) -> PolicyValueNet:
     """The network for ``spec`` from a preset name, optionally overriding its size.
+
+    The two architecture options default to off so that a caller naming only a preset gets the
+    network of the checkpoints written before they existed; training configs turn them on.
 
     Raises:
         ValueError: For an unknown preset or a non-positive size.
@@ -171,4 +237,6 @@ def build_network(
     )
     if size.blocks < 0 or size.filters < 1:
         raise ValueError(f"network size must be blocks >= 0 and filters >= 1, got {size}")
-    return PolicyValueNet(spec, size)
+    return PolicyValueNet(
+        spec, size, global_pooling=global_pooling, symmetric_value=symmetric_value
+    )

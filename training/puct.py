@@ -1,4 +1,4 @@
-"""PUCT tree search with per-player value backup and batched leaf evaluation.
+"""Tree search for AlphaZero: PUCT and Gumbel, per-player values, batched leaf evaluation.
 
 The search is written for many trees at once: :func:`run_simulations` walks every tree down to a
 leaf, evaluates all the leaves in **one** call of the evaluator (one batch on the device), then
@@ -9,22 +9,48 @@ Values are vectors with one entry per seat. A node's statistics ``W[a]`` sum the
 backed up through edge ``a``; selection reads the entry of the node's mover. There is no sign
 flip per ply, so turns of several actions by the same player and games of more than two players
 back up correctly.
+
+Two selection rules share that tree (``algorithm``):
+
+* ``puct``: AlphaZero's ``Q + c · P · sqrt(N) / (1 + n)`` everywhere; the visit counts are the
+  policy target and the most visited action is played.
+* ``gumbel``: Gumbel AlphaZero (Danihelka et al., *Policy improvement by planning with Gumbel*,
+  ICLR 2022; DeepMind's mctx is the reference). At the root, Gumbel-top-k sampling picks up to
+  ``max_considered`` actions and sequential halving spreads the simulations over them; inside the
+  tree, the deterministic rule ``argmax π'(a) − n(a) / (1 + N)`` with ``π' = softmax(logits +
+  σ(completed Q))``. The policy target is ``softmax(logits + σ(completed Q))`` at the root, an
+  improvement of the prior even with a handful of simulations (unvisited actions are completed
+  with the mixed value ``v_mix``), and the action played is the one left by sequential halving.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from stratagem.envs.core import State
 
-__all__ = ["BatchEvaluator", "Node", "add_root_noise", "run_simulations", "visit_policy"]
+__all__ = [
+    "BatchEvaluator",
+    "Node",
+    "SearchResult",
+    "add_root_noise",
+    "considered_visit_sequence",
+    "gumbel_search",
+    "run_simulations",
+    "visit_policy",
+]
 
 #: ``(observations (B, H, W, C), legal-action lists) -> (priors per leaf, values (B, players))``:
 #: priors are probabilities over each leaf's legal actions; values are relative to the mover.
 BatchEvaluator = Callable[[np.ndarray, Sequence[np.ndarray]], tuple[list[np.ndarray], np.ndarray]]
+
+#: Floor of a prior before its logarithm (a prior of exactly 0 must stay finite in logits).
+_TINY = 1e-30
 
 
 class Node:
@@ -36,6 +62,8 @@ class Node:
         terminal: True at the end of the game.
         actions: Legal actions (expanded nodes only).
         prior: Prior probability of each legal action.
+        logits: ``log(prior)``: the logits the Gumbel rules add to (expanded nodes only).
+        raw_value: The evaluator's value vector of this position, in seat order.
         visits: Visit count of each edge.
         value_sum: ``(len(actions), num_players)`` sums of backed-up value vectors.
         children: Child node of each edge, created on first visit.
@@ -44,8 +72,10 @@ class Node:
     __slots__ = (
         "actions",
         "children",
+        "logits",
         "player",
         "prior",
+        "raw_value",
         "state",
         "terminal",
         "value_sum",
@@ -58,6 +88,8 @@ class Node:
         self.terminal = state.is_terminal()
         self.actions: np.ndarray | None = None
         self.prior: np.ndarray | None = None
+        self.logits: np.ndarray | None = None
+        self.raw_value: np.ndarray | None = None
         self.visits: np.ndarray | None = None
         self.value_sum: np.ndarray | None = None
         self.children: list[Node | None] = []
@@ -67,31 +99,75 @@ class Node:
         """True once the evaluator has given this node its priors."""
         return self.actions is not None
 
-    def expand(self, actions: np.ndarray, prior: np.ndarray, num_players: int) -> None:
-        """Attach the legal actions and their priors."""
+    def expand(
+        self, actions: np.ndarray, prior: np.ndarray, num_players: int, value: np.ndarray
+    ) -> None:
+        """Attach the legal actions, their priors and the evaluator's value (seat order)."""
         self.actions = actions
         self.prior = prior.astype(np.float64)
+        self.logits = np.log(np.maximum(self.prior, _TINY))
+        self.raw_value = value
         self.visits = np.zeros(len(actions), dtype=np.int64)
         self.value_sum = np.zeros((len(actions), num_players), dtype=np.float64)
         self.children = [None] * len(actions)
 
-    def select(self, c_puct: float) -> int:
-        """Edge maximising ``Q + c · P · sqrt(N) / (1 + n)`` for the node's mover."""
-        assert self.visits is not None and self.value_sum is not None and self.prior is not None
+    def q(self) -> np.ndarray:
+        """Mean backed-up value of each edge for the node's mover (0 where unvisited)."""
+        assert self.visits is not None and self.value_sum is not None
         n = self.visits
-        q = np.divide(
+        return np.divide(
             self.value_sum[:, self.player], n, out=np.zeros(len(n), dtype=np.float64), where=n > 0
         )
+
+    def select(self, c_puct: float) -> int:
+        """Edge maximising ``Q + c · P · sqrt(N) / (1 + n)`` for the node's mover."""
+        assert self.visits is not None and self.prior is not None
+        n = self.visits
         u = c_puct * self.prior * math.sqrt(n.sum() + 1) / (1.0 + n)
-        return int(np.argmax(q + u))
+        return int(np.argmax(self.q() + u))
+
+    def completed_q(self, value_scale: float, maxvisit_init: float) -> np.ndarray:
+        """``σ(completed Q)`` of Gumbel AlphaZero for the node's mover.
+
+        Unvisited edges take the mixed value ``v_mix`` (the evaluator's value blended with the
+        prior-weighted Q of the visited edges), the completed values are rescaled to [0, 1]
+        within the node, then scaled by ``(maxvisit_init + max n) · value_scale`` so that their
+        weight against the logits grows with the search effort (mctx's
+        ``qtransform_completed_by_mix_value``).
+        """
+        assert self.visits is not None and self.prior is not None and self.raw_value is not None
+        n = self.visits
+        q = self.q()
+        visited = n > 0
+        total = int(n.sum())
+        raw = float(self.raw_value[self.player])
+        if total:
+            weights = np.maximum(self.prior[visited], _TINY)
+            mixed = (raw + total * float(weights @ q[visited]) / float(weights.sum())) / (total + 1)
+        else:
+            mixed = raw
+        completed = np.where(visited, q, mixed)
+        low, high = completed.min(), completed.max()
+        completed = (completed - low) / max(high - low, 1e-8)
+        return (maxvisit_init + float(n.max())) * value_scale * completed
+
+    def select_gumbel_interior(self, value_scale: float, maxvisit_init: float) -> int:
+        """Deterministic interior rule ``argmax π'(a) − n(a) / (1 + N)``."""
+        assert self.visits is not None and self.logits is not None
+        z = self.logits + self.completed_q(value_scale, maxvisit_init)
+        z = np.exp(z - z.max())
+        improved = z / z.sum()
+        n = self.visits
+        return int(np.argmax(improved - n / (1.0 + n.sum())))
 
 
 def add_root_noise(node: Node, alpha: float, epsilon: float, rng: np.random.Generator) -> None:
-    """Mix Dirichlet noise into the root priors (exploration during self-play)."""
+    """Mix Dirichlet noise into the root priors (exploration of PUCT self-play)."""
     if node.prior is None or epsilon <= 0 or len(node.prior) == 0:
         return
     noise = rng.dirichlet([alpha] * len(node.prior))
     node.prior = (1 - epsilon) * node.prior + epsilon * noise
+    node.logits = np.log(np.maximum(node.prior, _TINY))
 
 
 def _absolute(relative: np.ndarray, mover: int) -> np.ndarray:
@@ -99,24 +175,25 @@ def _absolute(relative: np.ndarray, mover: int) -> np.ndarray:
     return np.roll(relative, mover)
 
 
-def run_simulations(
+#: ``(root, simulation index) -> edge`` used at each root; interior nodes use the other rule.
+RootRule = Callable[[Node, int], int]
+InteriorRule = Callable[[Node], int]
+
+
+def _simulate(
     roots: Sequence[Node],
     evaluate: BatchEvaluator,
     simulations: int,
-    c_puct: float,
     num_players: int,
+    root_rule: RootRule,
+    interior_rule: InteriorRule,
 ) -> int:
-    """Run ``simulations`` PUCT simulations in every tree, leaves evaluated in batches.
-
-    Roots that are not expanded yet are expanded first (one batched evaluation). Returns the
-    number of leaf positions the evaluator saw (for throughput figures).
-    """
+    """The shared tree core: descend, evaluate the leaves in one batch, expand, back up."""
     evaluated = 0
-    leaf_value: dict[int, np.ndarray] = {}  # seat-order values of freshly evaluated leaves
     pending = [r for r in roots if not r.expanded and not r.terminal]
     if pending:
-        evaluated += _evaluate_and_expand(pending, evaluate, num_players, leaf_value)
-    for _ in range(simulations):
+        evaluated += _evaluate_and_expand(pending, evaluate, num_players)
+    for sim in range(simulations):
         paths: list[list[tuple[Node, int]]] = []
         leaves: list[Node] = []
         for root in roots:
@@ -124,7 +201,7 @@ def run_simulations(
                 continue
             node, path = root, []
             while True:
-                a = node.select(c_puct)
+                a = root_rule(node, sim) if node is root else interior_rule(node)
                 path.append((node, a))
                 child = node.children[a]
                 if child is None:
@@ -141,29 +218,43 @@ def run_simulations(
             leaves.append(child)
         to_eval = [leaf for leaf in leaves if not leaf.terminal and not leaf.expanded]
         if to_eval:
-            evaluated += _evaluate_and_expand(to_eval, evaluate, num_players, leaf_value)
+            evaluated += _evaluate_and_expand(to_eval, evaluate, num_players)
         for path, leaf in zip(paths, leaves, strict=True):
-            value = leaf.state.returns() if leaf.terminal else leaf_value[id(leaf)]
+            value = leaf.state.returns() if leaf.terminal else leaf.raw_value
             for node, a in path:
                 assert node.visits is not None and node.value_sum is not None
                 node.visits[a] += 1
                 node.value_sum[a] += value
-        leaf_value.clear()
     return evaluated
 
 
-def _evaluate_and_expand(
-    nodes: Sequence[Node],
+def run_simulations(
+    roots: Sequence[Node],
     evaluate: BatchEvaluator,
+    simulations: int,
+    c_puct: float,
     num_players: int,
-    leaf_value: dict[int, np.ndarray],
 ) -> int:
+    """Run ``simulations`` PUCT simulations in every tree, leaves evaluated in batches.
+
+    Roots that are not expanded yet are expanded first (one batched evaluation). Returns the
+    number of leaf positions the evaluator saw (for throughput figures).
+    """
+
+    def rule(node: Node, _sim: int = 0) -> int:
+        return node.select(c_puct)
+
+    return _simulate(roots, evaluate, simulations, num_players, rule, rule)
+
+
+def _evaluate_and_expand(nodes: Sequence[Node], evaluate: BatchEvaluator, num_players: int) -> int:
     observations = np.stack([n.state.observation(n.player) for n in nodes])
     legal = [n.state.legal_actions() for n in nodes]
     priors, values = evaluate(observations, legal)
     for node, actions, prior, value in zip(nodes, legal, priors, values, strict=True):
-        node.expand(actions, prior, num_players)
-        leaf_value[id(node)] = _absolute(np.asarray(value, dtype=np.float64), node.player)
+        node.expand(
+            actions, prior, num_players, _absolute(np.asarray(value, dtype=np.float64), node.player)
+        )
     return len(nodes)
 
 
@@ -178,3 +269,113 @@ def visit_policy(node: Node, temperature: float) -> np.ndarray:
         return policy
     scaled = visits ** (1.0 / temperature)
     return scaled / scaled.sum()
+
+
+@lru_cache(maxsize=256)
+def considered_visit_sequence(num_considered: int, simulations: int) -> tuple[int, ...]:
+    """Sequential halving's schedule: the visit count a root action must have to be searched.
+
+    At simulation ``s`` the root may only visit a considered action whose visit count equals
+    entry ``s``; with every action at 0 visits this first visits the top ``num_considered``
+    actions by Gumbel + logits once each, then halves the set every phase (mctx's
+    ``get_sequence_of_considered_visits``).
+    """
+    if num_considered <= 1:
+        return tuple(range(simulations))
+    log2max = math.ceil(math.log2(num_considered))
+    sequence: list[int] = []
+    visits = [0] * num_considered
+    considered = num_considered
+    while len(sequence) < simulations:
+        extra = max(1, int(simulations / (log2max * considered)))
+        for _ in range(extra):
+            sequence.extend(visits[:considered])
+            for i in range(considered):
+                visits[i] += 1
+        considered = max(2, considered // 2)
+    return tuple(sequence[:simulations])
+
+
+@dataclass
+class SearchResult:
+    """What one Gumbel search decided at its root.
+
+    Attributes:
+        action_index: Index into ``root.actions`` of the action to play.
+        policy: The improved policy ``softmax(logits + σ(completed Q))`` over the root's legal
+            actions: the policy target of Gumbel AlphaZero.
+    """
+
+    action_index: int
+    policy: np.ndarray
+
+
+def gumbel_search(
+    roots: Sequence[Node],
+    evaluate: BatchEvaluator,
+    simulations: int,
+    num_players: int,
+    *,
+    rng: np.random.Generator | None,
+    noise: Sequence[bool] | None = None,
+    max_considered: int = 16,
+    value_scale: float = 0.1,
+    maxvisit_init: float = 50.0,
+) -> tuple[list[SearchResult | None], int]:
+    """Gumbel AlphaZero search from every root together.
+
+    Args:
+        roots: Root nodes (expanded or not); terminal roots get ``None``.
+        evaluate: The batched evaluator.
+        simulations: Simulations per root.
+        num_players: Seats of the game.
+        rng: Draws the Gumbel noise; ``None`` plays without noise (evaluation: the action is
+            then the best by logits + σ(completed Q) among the last halving's survivors).
+        noise: Per root, whether to draw its noise (default: every root, when ``rng`` is
+            given); self-play turns it off after the opening, as AlphaZero's temperature.
+        max_considered: Most root actions sampled without replacement (``m`` of the paper).
+        value_scale: ``c_scale`` of σ.
+        maxvisit_init: ``c_visit`` of σ.
+
+    Returns:
+        One result per root and the number of leaf evaluations.
+    """
+    evaluated = 0
+    pending = [r for r in roots if not r.expanded and not r.terminal]
+    if pending:
+        evaluated += _evaluate_and_expand(pending, evaluate, num_players)
+    gumbel: dict[int, np.ndarray] = {}
+    schedule: dict[int, tuple[int, ...]] = {}
+    for i, root in enumerate(roots):
+        if root.terminal:
+            continue
+        assert root.actions is not None
+        k = len(root.actions)
+        noisy = rng is not None and (noise is None or noise[i])
+        gumbel[id(root)] = rng.gumbel(size=k) if noisy else np.zeros(k)  # type: ignore[union-attr]
+        schedule[id(root)] = considered_visit_sequence(min(max_considered, k), simulations)
+
+    def root_rule(node: Node, sim: int) -> int:
+        assert node.visits is not None and node.logits is not None
+        target = schedule[id(node)][sim]
+        score = gumbel[id(node)] + node.logits + node.completed_q(value_scale, maxvisit_init)
+        return int(np.argmax(np.where(node.visits == target, score, -np.inf)))
+
+    def interior_rule(node: Node) -> int:
+        return node.select_gumbel_interior(value_scale, maxvisit_init)
+
+    evaluated += _simulate(roots, evaluate, simulations, num_players, root_rule, interior_rule)
+    results: list[SearchResult | None] = []
+    for root in roots:
+        if root.terminal:
+            results.append(None)
+            continue
+        assert root.visits is not None and root.logits is not None
+        sigma = root.completed_q(value_scale, maxvisit_init)
+        survivors = root.visits == root.visits.max()
+        score = gumbel[id(root)] + root.logits + sigma
+        action = int(np.argmax(np.where(survivors, score, -np.inf)))
+        z = root.logits + sigma
+        z = np.exp(z - z.max())
+        results.append(SearchResult(action, z / z.sum()))
+    return results, evaluated

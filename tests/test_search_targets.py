@@ -1,0 +1,247 @@
+"""Gumbel search, value targets of cut games, forced moves, buffers and shipped networks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tiny_games  # noqa: E402,F401  (registers tictactoe_test)
+
+from stratagem.envs import make_game  # noqa: E402
+from stratagem.training import alphazero  # noqa: E402
+from stratagem.training.agents import AlphaZeroAgent  # noqa: E402
+from stratagem.training.config import AlphaZeroConfig  # noqa: E402
+from stratagem.training.networks import build_network  # noqa: E402
+from stratagem.training.puct import (  # noqa: E402
+    Node,
+    considered_visit_sequence,
+    gumbel_search,
+)
+from stratagem.training.targets import fit_scale, truncation_scorer  # noqa: E402
+
+
+def uniform_evaluator(observations, legal):
+    """Uniform priors and zero values: the search alone must find what matters."""
+    return [np.full(len(a), 1.0 / len(a)) for a in legal], np.zeros((len(legal), 2))
+
+
+def ttt_state(board: str):
+    """A tic-tac-toe position from 9 characters (x = player 0, o = player 1, . empty)."""
+    game = make_game("tictactoe_test")
+    state = game.new_initial_state()
+    xs = [i for i, c in enumerate(board) if c == "x"]
+    os_ = [i for i, c in enumerate(board) if c == "o"]
+    for i in range(max(len(xs), len(os_))):
+        if i < len(xs):
+            state.apply(xs[i])
+        if i < len(os_):
+            state.apply(os_[i])
+    return state
+
+
+def test_sequential_halving_schedule_visits_the_considered_actions_evenly():
+    seq = considered_visit_sequence(4, 8)
+    assert seq == (0, 0, 0, 0, 1, 1, 2, 2)  # 4 actions once, then the best 2 twice more
+    assert considered_visit_sequence(1, 5) == (0, 1, 2, 3, 4)
+    long = considered_visit_sequence(16, 200)
+    assert len(long) == 200 and long[:16] == (0,) * 16
+    assert max(long) > 16  # the last survivors get most of the budget
+
+
+@pytest.mark.parametrize("simulations", [4, 9, 32])
+def test_gumbel_search_finds_the_winning_move_with_few_simulations(simulations):
+    state = ttt_state("xx.oo....")  # x to move wins at cell 2
+    root = Node(state)
+    results, evaluated = gumbel_search(
+        [root], uniform_evaluator, simulations, 2, rng=np.random.default_rng(0)
+    )
+    assert evaluated >= 1
+    result = results[0]
+    assert result is not None
+    assert int(root.actions[result.action_index]) == 2
+    # the improved policy puts the most weight on the win even though the prior is uniform
+    assert int(np.argmax(result.policy)) == int(np.flatnonzero(root.actions == 2)[0])
+    assert result.policy.sum() == pytest.approx(1.0)
+
+
+def test_gumbel_search_without_noise_is_deterministic_and_batches_roots():
+    roots = [Node(ttt_state("xx.oo....")), Node(ttt_state("x...o....")), Node(ttt_state(""))]
+    a, _ = gumbel_search(roots, uniform_evaluator, 8, 2, rng=None)
+    roots2 = [Node(ttt_state("xx.oo....")), Node(ttt_state("x...o....")), Node(ttt_state(""))]
+    b, _ = gumbel_search(roots2, uniform_evaluator, 8, 2, rng=None)
+    assert [r.action_index for r in a] == [r.action_index for r in b]
+    for root in roots:
+        assert root.visits.sum() == 8  # every tree got its simulations in the shared batches
+
+
+def test_gumbel_agent_takes_a_win_and_plays_forced_moves_without_search():
+    game = make_game("tictactoe_test")
+    net = build_network(game.spec, "tiny", global_pooling=True, symmetric_value=True)
+    agent = AlphaZeroAgent.from_network(
+        game, net, torch.device("cpu"), simulations=8, algorithm="gumbel"
+    )
+    rng = np.random.default_rng(0)
+    assert agent.act(ttt_state("xx.oo...."), rng=rng) == 2  # an untrained net, the search wins
+    calls = []
+    agent._evaluate = lambda *a: calls.append(a)  # a forced move never reaches the network
+    assert agent.act(ttt_state("xoxxoo.xo"), rng=rng) == 6
+    assert not calls
+
+
+def test_symmetric_value_head_is_zero_sum_and_pooled_net_plays_any_board_size():
+    game = make_game("kill_the_king", map="kwah:1")
+    net = build_network(game.spec, "tiny", global_pooling=True, symmetric_value=True)
+    obs = torch.from_numpy(game.new_initial_state(0).observation(0)[None])
+    logits, values = net(obs)
+    assert logits.shape == (1, game.spec.action_size)
+    assert torch.allclose(values[:, 0], -values[:, 1])
+    # the same weights load for another board of the game (no weight depends on H × W)
+    other = make_game("kill_the_king")  # the default board has another size
+    assert other.spec.observation_shape != game.spec.observation_shape
+    net2 = build_network(other.spec, "tiny", global_pooling=True, symmetric_value=True)
+    net2.load_state_dict(net.state_dict())
+    logits2, _ = net2(torch.from_numpy(other.new_initial_state(0).observation(0)[None]))
+    assert logits2.shape == (1, other.spec.action_size)
+
+
+def test_fit_scale_recovers_a_known_scale():
+    rng = np.random.default_rng(0)
+    x = rng.normal(scale=0.05, size=4000)
+    y = np.where(rng.random(4000) < (1 + np.tanh(20 * x)) / 2, 1.0, -1.0)
+    assert fit_scale(x, y) == pytest.approx(20, rel=0.25)
+    assert fit_scale(np.zeros(5), np.ones(5)) == 1.0
+
+
+def test_truncation_values():
+    game = make_game("push_them_all", map="pta")
+    state = game.new_initial_state(0)
+    assert truncation_scorer(game, "none")(state) is None
+    assert np.array_equal(truncation_scorer(game, "draw")(state), np.zeros(2))
+    calibrated = truncation_scorer(game, "calibrated", scale=5.0)(state)
+    assert calibrated.shape == (2,) and abs(calibrated.sum()) < 1e-9
+    playout = truncation_scorer(game, "playout")(state)
+    assert sorted(playout.tolist()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert not state.is_terminal()  # the playout ran on a copy
+
+
+def cfg(tmp_path, **overrides) -> AlphaZeroConfig:
+    base = dict(
+        game="tictactoe_test",
+        iterations=1,
+        games_per_iteration=4,
+        parallel_games=2,
+        simulations=4,
+        train_steps=2,
+        batch_size=8,
+        eval_every=0,
+        out_dir=str(tmp_path),
+        progress=False,
+        tensorboard=False,
+        device="cpu",
+    )
+    base.update(overrides)
+    return AlphaZeroConfig(**base)
+
+
+def test_self_play_skips_forced_moves_and_reports_diagnostics(tmp_path):
+    game = make_game("tictactoe_test")
+    config = cfg(tmp_path, games_per_iteration=30, simulations=2, temperature_moves=9)
+    net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
+    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
+    metrics = alphazero.self_play(
+        game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
+    )
+    assert metrics["selfplay/games"] == 30
+    assert all(len(buffer.actions[i]) > 1 for i in range(buffer.size))  # no forced move stored
+    for key in (
+        "selfplay/decided_share",
+        "selfplay/game_length",
+        "selfplay/kl_target_prior",
+        "selfplay/value_output_0",
+        "selfplay/forced_share",
+    ):
+        assert key in metrics
+    assert metrics["selfplay/forced_share"] > 0  # the last empty cell is a forced move
+    assert metrics["selfplay/value_output_0"] == pytest.approx(-metrics["selfplay/value_output_1"])
+
+
+def test_cut_games_without_value_target_train_the_policy_only(tmp_path):
+    game = make_game("push_them_all", map="pta")
+    config = cfg(
+        tmp_path,
+        game="push_them_all",
+        game_config={"map": "pta"},
+        cut_rounds=2,
+        truncation_value="none",
+    )
+    net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
+    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
+    metrics = alphazero.self_play(
+        game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
+    )
+    assert metrics["selfplay/cut_share"] == 1.0
+    assert metrics["selfplay/game_rounds"] == 3  # cut once the round counter passed 2
+    assert buffer.size > 0 and not buffer.has_value[: buffer.size].any()
+
+
+def test_opponent_share_stores_only_the_networks_positions(tmp_path):
+    game = make_game("push_them_all", map="pta")
+    config = cfg(
+        tmp_path,
+        game="push_them_all",
+        game_config={"map": "pta"},
+        cut_rounds=3,
+        truncation_value="draw",
+        opponent_share=1.0,
+        selfplay_opponent="random",
+    )
+    net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
+    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
+    metrics = alphazero.self_play(
+        game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
+    )
+    assert buffer.size == metrics["selfplay/positions"] > 0  # the searched decisions only
+    assert 0.2 < metrics["selfplay/opponent_share"] < 0.8  # the opponent played its seat
+
+
+def test_buffer_round_trip(tmp_path):
+    buffer = alphazero.ReplayBuffer(5, (2, 2, 1), 2)
+    for i in range(7):
+        value = None if i % 3 == 0 else np.array([1.0, -1.0])
+        buffer.add(np.full((2, 2, 1), i), np.arange(i % 4 + 1), np.ones(i % 4 + 1), value)
+    buffer.save(tmp_path / "b.npz")
+    other = alphazero.ReplayBuffer(5, (2, 2, 1), 2)
+    other.load(tmp_path / "b.npz")
+    assert (other.size, other.next) == (buffer.size, buffer.next)
+    assert np.array_equal(other.obs, buffer.obs)
+    assert np.array_equal(other.has_value, buffer.has_value)
+    for a, b in zip(other.actions, buffer.actions, strict=True):
+        assert np.array_equal(a, b)
+    with pytest.raises(ValueError, match="holds 5 positions"):
+        alphazero.ReplayBuffer(6, (2, 2, 1), 2).load(tmp_path / "b.npz")
+
+
+def test_checkpoints_load_without_pickled_code(tmp_path):
+    alphazero.train(cfg(tmp_path))
+    data = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
+    assert data["kind"] == "stratagem-alphazero"
+    assert (tmp_path / data["buffer_file"]).exists()
+    assert len(list(tmp_path.glob("buffer-*.npz"))) == 1  # the previous buffer file is removed
+
+    class Evil:
+        def __reduce__(self):
+            return (print, ("pwned",))
+
+    torch.save({"kind": "stratagem-alphazero", "x": Evil()}, tmp_path / "evil.pt")
+    with pytest.raises(ValueError, match="safely"):
+        alphazero.load_checkpoint(tmp_path / "evil.pt")
+
+
+def test_pretrained_names_the_games_that_ship_a_network():
+    game = make_game("tictactoe_test")
+    with pytest.raises(ValueError, match="no pretrained network ships for tictactoe_test"):
+        AlphaZeroAgent(game, checkpoint="pretrained")

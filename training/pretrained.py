@@ -1,0 +1,59 @@
+"""Networks trained by stratagem and shipped with the package: ``checkpoint=pretrained``.
+
+``alphazero:checkpoint=pretrained`` plays the network shipped for the game being played. The
+files are the ``final.pt`` of the training runs on docs/results/training.md (which gives the
+command that made each), stored as ``pretrained_nets/<game>[-<variant>].pt``. Networks with
+global pooling and a spatial policy head have no weight tied to the board's size, so one file
+plays every board of its game; when a game ships several, the first that fits the board is used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from stratagem.envs.core import Game
+
+__all__ = ["PRETRAINED_DIR", "pretrained_path", "shipped_games"]
+
+#: Folder of the shipped networks (package data).
+PRETRAINED_DIR = Path(__file__).parent / "pretrained_nets"
+
+
+def shipped_games() -> list[str]:
+    """Names of the games a network ships for."""
+    return sorted({p.stem.split("-")[0] for p in PRETRAINED_DIR.glob("*.pt")})
+
+
+def pretrained_path(game: Game) -> Path:
+    """The shipped network that plays ``game`` (its board and configuration).
+
+    Raises:
+        ValueError: Naming the games that have one, when none ships for this game or none of
+            this game's fits the configuration's observation and action shapes.
+    """
+    from stratagem.training.alphazero import load_checkpoint, network_from_config
+
+    name = game.spec.name
+    candidates = sorted(PRETRAINED_DIR.glob(f"{name}.pt")) + sorted(
+        PRETRAINED_DIR.glob(f"{name}-*.pt")
+    )
+    if not candidates:
+        shipped = ", ".join(shipped_games()) or "none"
+        raise ValueError(
+            f"no pretrained network ships for {name}; games with one: {shipped} "
+            "(train one with 'stratagem train alphazero' and pass checkpoint=PATH)"
+        )
+    for path in candidates:
+        data = load_checkpoint(path)
+        if data["game"] != name:
+            continue
+        net = network_from_config(game.spec, data["config"])
+        try:
+            net.load_state_dict(data["network"])
+        except RuntimeError:
+            continue
+        return path
+    raise ValueError(
+        f"the pretrained networks of {name} ({', '.join(p.name for p in candidates)}) do not fit "
+        f"the configuration {dict(game.spec.config)} (observation or action shapes differ)"
+    )
