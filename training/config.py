@@ -223,9 +223,16 @@ class PPOConfig:
     """PPO clipping."""
     shaping: float = 0.0
     """Weight of potential-based reward shaping with the game's heuristic evaluator (0: the
-    game's win/loss reward only). The term ``shaping·(γ·Φ(s′) − Φ(s))`` leaves the optimal
-    policy unchanged (Ng et al. 1999) and gives long games a signal before their end; see
-    :mod:`stratagem.wrappers.shaping`."""
+    game's win/loss reward only). The potential is the heuristic calibrated to the outcome's
+    scale (``tanh(k·(h − mean h))``, k fitted on ``calibration_games`` finished games), so a
+    weight of 1 makes the shaping as large as a win. The term ``shaping·(γ·Φ(s′) − Φ(s))``
+    leaves the optimal policy unchanged (Ng et al. 1999) and gives long games a signal before
+    their end; see :mod:`stratagem.wrappers.shaping`."""
+    calibration_games: int = 40
+    """Games of the rule-based agent against random that fit the shaping potential's scale."""
+    threads: int | None = 1
+    """CPU threads for torch in the learner and in each environment process (1 is fastest for
+    these small networks on a few cores; ``None``: torch's default, one per core)."""
     shaping_evaluator: str = "default"
     """Evaluator of the potential: ``default`` (the game's heuristic) or ``module:Class``."""
     features: int = 256
@@ -277,6 +284,10 @@ class PPOConfig:
             raise ValueError("pool_size and eval_games must be >= 0")
         if self.shaping < 0:
             raise ValueError(f"shaping must be >= 0, got {self.shaping}")
+        if self.threads is not None and self.threads < 1:
+            raise ValueError(f"threads must be >= 1 or None, got {self.threads}")
+        if self.shaping and self.calibration_games < 1:
+            raise ValueError("calibration_games must be >= 1 when shaping is on")
         if not self.opponents and self.pool_size == 0:
             raise ValueError("the opponent pool is empty: name opponents or set pool_size > 0")
         game = make_game(self.game, **self.game_config)

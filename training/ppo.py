@@ -15,6 +15,7 @@ snapshots), ``config.toml`` and TensorBoard logs.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from dataclasses import asdict
@@ -32,6 +33,8 @@ from stratagem.envs.core import Game, State
 from stratagem.envs.registry import make_game
 from stratagem.training.common import evaluate_agent, resolve_device, to_toml
 from stratagem.training.config import PPOConfig
+
+log = logging.getLogger(__name__)
 
 __all__ = ["BoardExtractor", "OpponentPool", "PPOConfig", "train"]
 
@@ -97,8 +100,14 @@ class OpponentPool(BaseAgent):
             if pick not in self._cache:
                 from stratagem.training.agents import PPOAgent
 
-                self._cache[pick] = PPOAgent(self.game, model=pick, deterministic=False)
+                try:
+                    self._cache[pick] = PPOAgent(self.game, model=pick, deterministic=False)
+                except Exception as exc:  # a snapshot torn by an older version: skip it
+                    log.warning("skipping unreadable opponent snapshot %s (%s)", pick, exc)
+                    self._cache[pick] = self.baselines[0] if self.baselines else None
             pick = self._cache[pick]
+            if pick is None:  # nothing else to play: the pool is only unreadable snapshots
+                raise ValueError(f"no readable opponent in {self.pool_dir}")
         self.current = pick
         self.current.reset()
 
@@ -107,13 +116,15 @@ class OpponentPool(BaseAgent):
         return self.current.act(state, rng=rng)
 
 
-def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
+def _make_env(config: PPOConfig, rank: int, pool_dir: str, shaping_scale: float) -> Any:
     def thunk() -> gym.Env:
         from sb3_contrib.common.wrappers import ActionMasker
         from stable_baselines3.common.monitor import Monitor
 
         from stratagem.wrappers.gym_env import SingleAgentEnv
 
+        if config.threads is not None:  # snapshot opponents run torch in this process
+            torch.set_num_threads(config.threads)
         game = make_game(config.game, **config.game_config)
         pool = OpponentPool(
             game, config.opponents, pool_dir, config.pool_size, seed=config.seed * 1000 + rank
@@ -124,13 +135,15 @@ def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
         # before any shaping is added
         env = Monitor(env)
         if config.shaping:
+            from stratagem.baselines.evaluators import make_evaluator
+            from stratagem.training.targets import CalibratedEvaluator
             from stratagem.wrappers.shaping import PotentialShaping
 
+            potential = CalibratedEvaluator(
+                make_evaluator(config.shaping_evaluator, game), shaping_scale
+            )
             env = PotentialShaping(
-                env,
-                weight=config.shaping,
-                gamma=config.gamma,
-                evaluator=config.shaping_evaluator,
+                env, weight=config.shaping, gamma=config.gamma, evaluator=potential
             )
         env.reset(seed=config.seed * 1000 + rank)
         return ActionMasker(env, lambda e: e.unwrapped.action_masks().astype(bool))
@@ -138,10 +151,15 @@ def _make_env(config: PPOConfig, rank: int, pool_dir: str) -> Any:
     return thunk
 
 
-def _atomic_model_save(model: Any, path: Path, meta: dict[str, Any]) -> None:
+def _atomic_save(model: Any, path: Path) -> None:
+    """Save ``model`` to ``path`` through a temporary file: a kill never leaves a torn zip."""
     tmp = path.with_name(f".{path.stem}-partial.zip")
     model.save(str(tmp))
     os.replace(tmp, path)
+
+
+def _atomic_model_save(model: Any, path: Path, meta: dict[str, Any]) -> None:
+    _atomic_save(model, path)
     meta_tmp = path.with_suffix(".json.tmp")
     meta_tmp.write_text(json.dumps(meta))
     os.replace(meta_tmp, path.with_suffix(".json"))
@@ -161,6 +179,8 @@ def train(config: PPOConfig) -> dict[str, Any]:
     from stratagem.training.agents import PPOAgent
 
     device = resolve_device(config.device)
+    if config.threads is not None:
+        torch.set_num_threads(config.threads)
     out = Path(config.out_dir)
     game = make_game(config.game, **config.game_config)
     full_game_config = dict(game.spec.config)  # every option, defaults included
@@ -176,7 +196,18 @@ def train(config: PPOConfig) -> dict[str, Any]:
     pool_dir = out / "pool"
     pool_dir.mkdir(parents=True, exist_ok=True)
     (out / "config.toml").write_text(to_toml(asdict(config)))
-    env_fns = [_make_env(config, rank, str(pool_dir)) for rank in range(config.n_envs)]
+    scale = 1.0
+    if config.shaping:
+        from stratagem.training.targets import calibrate_heuristic
+
+        calibration = calibrate_heuristic(
+            game, config.calibration_games, config.seed, evaluator=config.shaping_evaluator
+        )
+        scale = calibration["scale"]
+        log.info(
+            "shaping potential calibrated on %d games: %s", config.calibration_games, calibration
+        )
+    env_fns = [_make_env(config, rank, str(pool_dir), scale) for rank in range(config.n_envs)]
     vec = SubprocVecEnv(env_fns) if config.vec_env == "subproc" else DummyVecEnv(env_fns)
     log_dir = str(out) if config.tensorboard else None
     if resuming:
@@ -214,11 +245,27 @@ def train(config: PPOConfig) -> dict[str, Any]:
             super().__init__()
             self.next = (model.num_timesteps // config.snapshot_every + 1) * config.snapshot_every
 
+        def _on_rollout_end(self) -> None:
+            # one line per rollout even without a progress bar: the log of a background run
+            infos = list(self.model.ep_info_buffer or [])
+            reward = float(np.mean([i["r"] for i in infos])) if infos else float("nan")
+            length = float(np.mean([i["l"] for i in infos])) if infos else float("nan")
+            elapsed = time.perf_counter() - start
+            log.info(
+                "ppo %d/%d steps: episode reward %.3f, length %.1f, %.1f steps/s",
+                self.num_timesteps,
+                config.total_timesteps,
+                reward,
+                length,
+                (self.num_timesteps - done_before) / max(elapsed, 1e-9),
+            )
+
         def _on_step(self) -> bool:
             if self.num_timesteps >= self.next:
                 self.next += config.snapshot_every
                 if config.pool_size:
-                    self.model.save(str(pool_dir / f"snapshot_{self.num_timesteps:010d}"))
+                    name = f"snapshot_{self.num_timesteps:010d}.zip"
+                    _atomic_save(self.model, pool_dir / name)
                 _atomic_model_save(
                     self.model,
                     ckpt,
@@ -255,6 +302,8 @@ def train(config: PPOConfig) -> dict[str, Any]:
     agent = PPOAgent(game, model=str(out / "model.zip"), device="cpu")
     for spec in config.eval_opponents if config.eval_games else []:
         score = evaluate_agent(game, agent, spec, config.eval_games, seed=config.seed + 7919)
+        results[f"eval/{spec}/score"] = score["score"]
+        results[f"eval/{spec}/se"] = score["se"]
         results[f"eval/{spec}/win_rate"] = score["win_rate"]
         results[f"eval/{spec}/loss_rate"] = score["loss_rate"]
     (out / "results.json").write_text(json.dumps(results, indent=2))
