@@ -9,7 +9,9 @@ One iteration:
    sampled from the visit counts for the first ``temperature_moves`` decisions of a game, then
    played greedily; Dirichlet noise is mixed into every root. Each decision stores the mover's
    observation, its legal actions, the visit distribution and, once the game ends, the outcome
-   for every player (relative to the mover).
+   for every player (relative to the mover). With ``actors = N > 1``, N processes play the games
+   and run the trees while this process evaluates their leaves in shared batches
+   (:mod:`.actors`).
 2. **Training.** ``train_steps`` minibatches from the replay buffer: policy cross-entropy over
    the legal actions + value mean squared error, AdamW weight decay; mixed precision on CUDA.
 3. **Evaluation** every ``eval_every`` iterations against the baselines (``eval_opponents``) and
@@ -29,7 +31,6 @@ import random
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,16 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from stratagem.baselines.agent import make_agent
 from stratagem.envs.core import Game
 from stratagem.envs.registry import make_game
+from stratagem.training.actors import (
+    FinishedGame,
+    Forward,
+    GamePlayer,
+    cpu_seconds,
+    legal_softmax,
+    run_actors,
+)
 from stratagem.training.common import (
     ProgressBar,
     TensorBoardLogger,
@@ -49,14 +57,8 @@ from stratagem.training.common import (
 )
 from stratagem.training.config import AlphaZeroConfig
 from stratagem.training.networks import PolicyValueNet, build_network
-from stratagem.training.puct import (
-    Node,
-    add_root_noise,
-    gumbel_search,
-    run_simulations,
-    visit_policy,
-)
-from stratagem.training.targets import calibrate_heuristic, truncation_scorer
+from stratagem.training.puct import BatchEvaluator
+from stratagem.training.targets import calibrate_heuristic
 
 log = logging.getLogger(__name__)
 
@@ -165,96 +167,40 @@ class ReplayBuffer:
             self.policies[i] = policies[bounds[i] : bounds[i + 1]]
 
 
-def make_batch_evaluator(net: PolicyValueNet, device: torch.device):
-    """Wrap ``net`` as a :data:`~stratagem.training.puct.BatchEvaluator` (one forward per batch)."""
+def network_forward(net: PolicyValueNet, device: torch.device) -> Forward:
+    """Wrap ``net`` as ``observations -> (logits, values)`` numpy arrays (one forward)."""
     use_amp = device.type == "cuda"
 
     @torch.no_grad()
-    def evaluate(
-        observations: np.ndarray, legal: Sequence[np.ndarray]
-    ) -> tuple[list[np.ndarray], np.ndarray]:
+    def forward(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         net.eval()
         obs = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32)).to(device)
         with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=use_amp):
             logits, values = net(obs)
-        logits = logits.float().cpu().numpy()
-        values = values.float().cpu().numpy()
-        priors = []
-        for row, actions in zip(logits, legal, strict=True):
-            z = row[actions]
-            z = np.exp(z - z.max())
-            priors.append(z / z.sum())
-        return priors, values
+        return logits.float().cpu().numpy(), values.float().cpu().numpy()
+
+    return forward
+
+
+def make_batch_evaluator(net: PolicyValueNet, device: torch.device) -> BatchEvaluator:
+    """Wrap ``net`` as a :data:`~stratagem.training.puct.BatchEvaluator` (one forward per batch)."""
+    forward = network_forward(net, device)
+
+    def evaluate(
+        observations: np.ndarray, legal: Sequence[np.ndarray]
+    ) -> tuple[list[np.ndarray], np.ndarray]:
+        logits, values = forward(observations)
+        return legal_softmax(logits, legal), values
 
     return evaluate
 
 
-@dataclass
-class _Game:
-    """One self-play game in progress.
-
-    ``opponent_seat`` is the seat played by ``selfplay_opponent`` (``None``: pure self-play);
-    ``history`` holds the network's stored decisions: (observation, legal actions, policy
-    target, mover).
-    """
-
-    seed: int
-    root: Node
-    opponent_seat: int | None = None
-    history: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = field(default_factory=list)
-    moves: int = 0
-
-
-class _Diagnostics:
-    """Running figures of one self-play phase: what the log line and TensorBoard show."""
-
-    def __init__(self, num_players: int) -> None:
-        self.games = self.decided = self.cut = 0
-        self.lengths: list[int] = []
-        self.rounds: list[int] = []
-        self.end_turn: list[float] = []
-        self.kl: list[float] = []
-        self.value_sum = np.zeros(num_players)
-        self.value_count = 0
-        self.targets: list[float] = []
-        self.forced = self.searched = self.opponent_moves = 0
-
-    def metrics(self) -> dict[str, float]:
-        def mean(xs: list[float] | list[int]) -> float:
-            return float(np.mean(xs)) if xs else 0.0
-
-        out = {
-            "selfplay/decided_share": self.decided / max(self.games, 1),
-            "selfplay/cut_share": self.cut / max(self.games, 1),
-            "selfplay/game_length": mean(self.lengths),
-            "selfplay/kl_target_prior": mean(self.kl),
-            "selfplay/forced_share": self.forced
-            / max(self.forced + self.searched + self.opponent_moves, 1),
-            "selfplay/opponent_share": self.opponent_moves
-            / max(self.forced + self.searched + self.opponent_moves, 1),
-        }
-        if self.rounds:
-            out["selfplay/game_rounds"] = mean(self.rounds)
-        if self.end_turn:
-            out["selfplay/end_turn_target"] = mean(self.end_turn)
-        for i, v in enumerate(self.value_sum / max(self.value_count, 1)):
-            out[f"selfplay/value_output_{i}"] = float(v)
-        if self.targets:
-            t = np.asarray(self.targets)
-            out["selfplay/value_target_abs"] = float(np.abs(t).mean())
-            out["selfplay/value_target_std"] = float(t.std())
-        return out
-
-
-def _end_turn_action(game: Game) -> int | None:
-    """The flat index of the game's end-turn action, if its layout names one."""
-    layout = game.spec.action_layout
-    if layout is None:
-        return None
-    for i, name in enumerate(layout.global_actions):
-        if name.replace(" ", "_").lower() == "end_turn":
-            return layout.encode_global(i)
-    return None
+def _store(buffer: ReplayBuffer, done: FinishedGame, targets: list[float]) -> None:
+    """Add a finished game's decisions to ``buffer`` and its value targets to ``targets``."""
+    for obs, actions, pol, value in done.positions:
+        buffer.add(obs, actions, pol, value)
+        if value is not None:
+            targets.append(float(value[0]))
 
 
 def self_play(
@@ -270,157 +216,57 @@ def self_play(
 ) -> dict[str, Any]:
     """Play ``games_per_iteration`` games into ``buffer``; returns throughput and diagnostics.
 
-    Games run ``parallel_games`` at a time and a finished game is replaced at once, so the
-    evaluation batch stays full. Decisions with one legal action and the moves of the
-    curriculum opponent are applied without search and not stored.
+    With ``actors = 1`` the games run here, ``parallel_games`` at a time, their leaves evaluated
+    in one batch (:class:`~stratagem.training.actors.GamePlayer`), and enter the buffer as they
+    end. With more, actor processes play them and this process evaluates their leaves
+    (:func:`~stratagem.training.actors.run_actors`); the games enter the buffer in the order of
+    their index, so that a run and its resumed copy store the same buffer.
     """
-    evaluate = make_batch_evaluator(net, device)
-    n = game.spec.num_players
-    cap = config.max_moves or game.spec.max_game_length
-    truncated = truncation_scorer(game, config.truncation_value, scale=truncation_scale)
-    opponent = make_agent(config.selfplay_opponent, game) if config.opponent_share > 0 else None
-    end_turn = _end_turn_action(game)
-    diag = _Diagnostics(n)
     targets: list[float] = []
-    to_start = [int(s) for s in rng.integers(2**31, size=config.games_per_iteration)]
-    active: list[_Game] = []
-    positions = evaluated = 0
-    start = time.perf_counter()
+    seeds = [int(s) for s in rng.integers(2**31, size=config.games_per_iteration)]
+    cpu_start, start = cpu_seconds(), time.perf_counter()
+    if config.actors == 1:
 
-    def is_cut(g: _Game) -> bool:
-        if g.moves >= cap:
-            return True
-        if config.cut_rounds is not None:
-            rounds = g.root.state.round_number()
-            return rounds is not None and rounds > config.cut_rounds
-        return False
+        def store(done: FinishedGame) -> None:
+            _store(buffer, done, targets)
+            if bar is not None:
+                bar.update(1)
 
-    def finish(g: _Game) -> None:
-        state = g.root.state
-        cut = not g.root.terminal
-        outcome = truncated(state) if cut else np.asarray(state.returns(), dtype=np.float64)
-        for obs, actions, pol, player in g.history:
-            value = None if outcome is None else np.roll(outcome, -player)
-            buffer.add(obs, actions, pol, value)
-            if value is not None:
-                targets.append(float(value[0]))
-        diag.games += 1
-        diag.cut += int(cut)
-        returns = state.returns()
-        diag.decided += int(not cut and float(np.max(returns)) > float(np.min(returns)))
-        diag.lengths.append(g.moves)
-        rounds = state.round_number()
-        if rounds is not None:
-            diag.rounds.append(rounds)
-        if bar is not None:
-            bar.update(1)
-
-    def advance(g: _Game) -> bool:
-        """Play forced and opponent moves; False once the game is over (or cut)."""
-        while not g.root.terminal and not is_cut(g):
-            state = g.root.state
-            if opponent is not None and state.current_player == g.opponent_seat:
-                action = opponent.act(state.observed_by(state.current_player), rng=rng)
-                diag.opponent_moves += 1
-            else:
-                legal = state.legal_action_list()
-                if len(legal) != 1:
-                    return True
-                action = legal[0]
-                diag.forced += 1
-            state = state.clone()
-            state.apply(int(action))
-            g.root = Node(state)
-            g.moves += 1
-        finish(g)
-        return False
-
-    while to_start or active:
-        while True:  # refill, and play up to the next searched decision of every game
-            while to_start and len(active) < config.parallel_games:
-                seed = to_start.pop(0)
-                seat = None
-                if opponent is not None and rng.random() < config.opponent_share:
-                    seat = int(rng.integers(n))
-                active.append(_Game(seed, Node(game.new_initial_state(seed)), seat))
-            before = len(active)
-            active = [g for g in active if advance(g)]
-            if len(active) == before or not to_start:
-                break
-        if not active:
-            break
-        roots = [g.root for g in active]
-        if config.algorithm == "gumbel":
-            results, count = gumbel_search(
-                roots,
-                evaluate,
-                config.simulations,
-                n,
-                rng=rng,
-                noise=[g.moves < config.temperature_moves for g in active],
-                max_considered=config.max_considered,
-            )
-            evaluated += count
-            priors = [r.prior.copy() for r in roots]  # type: ignore[union-attr]
-        else:
-            evaluated += run_simulations(roots, evaluate, 0, config.c_puct, n)  # expand roots
-            priors = [r.prior.copy() for r in roots]  # type: ignore[union-attr]
-            for g in active:
-                add_root_noise(g.root, config.dirichlet_alpha, config.dirichlet_epsilon, rng)
-            evaluated += run_simulations(roots, evaluate, config.simulations, config.c_puct, n)
-        still = []
-        for i, g in enumerate(active):
-            root = g.root
-            assert root.actions is not None and root.raw_value is not None
-            if config.algorithm == "gumbel":
-                result = results[i]
-                assert result is not None
-                policy, a = result.policy, result.action_index
-            else:
-                temperature = 1.0 if g.moves < config.temperature_moves else 0.0
-                policy = visit_policy(root, 1.0)
-                choice = visit_policy(root, temperature)
-                a = int(rng.choice(len(choice), p=choice))
-            g.history.append(
-                (root.state.observation(root.player), root.actions, policy, root.player)
-            )
-            diag.searched += 1
-            prior = np.maximum(priors[i], 1e-12)
-            nz = policy > 0
-            diag.kl.append(float(np.sum(policy[nz] * np.log(policy[nz] / prior[nz]))))
-            if end_turn is not None:
-                hit = np.flatnonzero(root.actions == end_turn)
-                diag.end_turn.append(float(policy[hit[0]]) if len(hit) else 0.0)
-            diag.value_sum += np.roll(root.raw_value, -root.player)
-            diag.value_count += 1
-            child = root.children[a]
-            if child is None or config.algorithm == "gumbel":
-                # Gumbel's schedule assumes a root without visits: keep only the expansion
-                state = root.state.clone() if child is None else child.state
-                if child is None:
-                    state.apply(int(root.actions[a]))
-                fresh = Node(state)
-                if child is not None and child.expanded:
-                    assert child.actions is not None and child.prior is not None
-                    assert child.raw_value is not None
-                    fresh.expand(child.actions, child.prior, n, child.raw_value)
-                child = fresh
-            g.root = child
-            g.moves += 1
-            positions += 1
-            if child.terminal or is_cut(g):
-                finish(g)
-            else:
-                still.append(g)
-        active = still
+        player = GamePlayer(
+            game,
+            config,
+            rng,
+            make_batch_evaluator(net, device),
+            parallel=config.parallel_games,
+            truncation_scale=truncation_scale,
+            on_finish=store,
+        )
+        player.play(list(enumerate(seeds)))
+        diag = player.diag
+    else:
+        actor_seeds = [int(s) for s in rng.integers(2**31, size=config.actors)]
+        finished, diag = run_actors(
+            game,
+            config,
+            seeds,
+            actor_seeds,
+            network_forward(net, device),
+            truncation_scale=truncation_scale,
+            on_game=None if bar is None else bar.update,
+        )
+        for done in finished:
+            _store(buffer, done, targets)
     seconds = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu_start
     diag.targets = targets
     metrics: dict[str, Any] = {
-        "selfplay/positions_per_s": positions / seconds,
-        "selfplay/leaf_evals_per_s": evaluated / seconds,
+        "selfplay/positions_per_s": diag.positions / seconds,
+        "selfplay/positions_per_cpu_s": diag.positions / max(cpu, 1e-9),
+        "selfplay/leaf_evals_per_s": diag.evaluated / seconds,
         "selfplay/games": float(diag.games),
-        "selfplay/positions": float(positions),
+        "selfplay/positions": float(diag.positions),
         "selfplay/seconds": seconds,
+        "selfplay/cpu_seconds": cpu,
     }
     metrics.update(diag.metrics())
     metrics["histogram/value_targets"] = np.asarray(targets, dtype=np.float32)
@@ -578,7 +424,7 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
         calibration = calibrate_heuristic(game, config.calibration_games, config.seed)
         log.info("calibrated the heuristic on %d games: %s", config.calibration_games, calibration)
     scale = calibration["scale"] if calibration else 1.0
-    cpu_mark = time.process_time()
+    cpu_mark = cpu_seconds()  # actor processes included (they are joined every phase)
 
     def save(next_phase: str) -> None:
         nonlocal buffer_file, cpu_mark, cpu_total
@@ -586,7 +432,7 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
         if next_phase == "train":  # the buffer changes in self-play only: write it once then
             buffer_file = f"buffer-{iteration:05d}.npz"
             buffer.save(out / buffer_file)
-        now = time.process_time()
+        now = cpu_seconds()
         cpu_total += now - cpu_mark
         cpu_mark = now
         atomic_torch_save(
