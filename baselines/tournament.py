@@ -264,6 +264,11 @@ def play_task(task: Task) -> dict[str, Any]:
     Each seat's agent sees ``state.observed_by(seat)`` and its own seeded generator. A game that
     runs past the game's ``max_game_length`` decisions is stopped and scored as a draw.
 
+    The record keeps what replays the game exactly (``stratagem replay`` and ``stratagem
+    view``): the game, its configuration, the initial state's seed, the rules version and every
+    action in order (``actions``). Records written before ``actions`` existed still load; they
+    only cannot be replayed.
+
     Raises:
         RuntimeError: If an agent fails; the message names the agent, game and seed.
     """
@@ -278,6 +283,7 @@ def play_task(task: Task) -> dict[str, Any]:
     start = time.perf_counter()
     truncated = False
     total = 0
+    actions: list[int] = []  # the whole game, so that ``stratagem replay``/``view`` can redo it
     while not state.is_terminal():
         if total >= game.spec.max_game_length:
             truncated = True
@@ -288,6 +294,7 @@ def play_task(task: Task) -> dict[str, Any]:
             action = agents[seat].act(state.observed_by(seat), rng=rngs[seat])
             seconds[seat] += time.perf_counter() - t0
             state.apply(action)
+            actions.append(int(action))
         except Exception as exc:
             raise RuntimeError(
                 f"agent {task.names[seat]!r} (seat {seat}) failed in {task.game} game "
@@ -317,6 +324,9 @@ def play_task(task: Task) -> dict[str, Any]:
         "fm_calls": calls,
         "seconds": time.perf_counter() - start,
         "stats": end_statistics(state),
+        "rules_version": game.spec.version,
+        "agent_seeds": list(task.agent_seeds),
+        "actions": actions,
     }
 
 

@@ -4,39 +4,49 @@ The three games draw their square-tile boards the same way; each game's ``render
 only what is its own (unit symbols and shapes, the per-player lines, bars):
 
 * text: the board in the reference's layout syntax under a column header, then a status line;
-* picture: ``cell × cell`` pixels a tile, terrain coloured by tile id with faint grid lines, and
-  each unit an owner-coloured shape, optionally with a bar along the bottom edge.
+* picture (:func:`board_picture`): a header with the round and the player to move, the board
+  with column and row numbers (the coordinates of the action names), terrain coloured by tile
+  id, each unit an owner-coloured shape with its type's letter and a bar (health, gold) along
+  the tile's bottom edge, faded once it has nothing left to do this round; under the board one
+  line per player and a legend of every colour and shape.
 
 Like the game renderers, these functions only read the state through its public queries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
 from stratagem.envs.stratega_maps import Board
 
 __all__ = [
+    "PLAYER_NAMES",
     "PLAYER_RGB",
+    "TILE_NAMES",
     "TILE_RGB",
     "StrategaView",
-    "UnitShapes",
-    "board_image",
+    "UnitLook",
+    "UnitStyle",
     "board_lines",
-    "draw_unit",
+    "board_picture",
     "status_line",
-    "unit_shapes",
 ]
 
 #: Colour of each player's units.
 PLAYER_RGB = np.array([[220, 40, 40], [40, 80, 230]], dtype=np.uint8)
 #: Colour of the common tiles by id: Plain, Water, Mountain, Forest.
 TILE_RGB = np.array(
-    [[200, 190, 140], [60, 110, 200], [110, 100, 95], [60, 140, 70]], dtype=np.uint8
+    [[205, 195, 145], [125, 185, 230], [105, 95, 90], [60, 140, 70]], dtype=np.uint8
 )
+#: Names of the common tiles, for the legend.
+TILE_NAMES = ("plain", "water", "mountain", "forest")
+#: Colour names of the players, used in the picture's texts.
+PLAYER_NAMES = ("red", "blue")
 
 
 class StrategaView(Protocol):
@@ -94,76 +104,164 @@ def status_line(state: StrategaView, win_reason: str) -> str:
     return f"round {state.tick}: player {state.winner} wins ({win_reason})"
 
 
-def board_image(state: StrategaView, tile_rgb: np.ndarray, cell: int) -> np.ndarray:
-    """``(H·cell) × (W·cell) × 3`` uint8 picture of the terrain, with faint grid lines.
-
-    Raises:
-        ValueError: If ``cell`` is under 6 pixels.
-    """
-    if cell < 6:
-        raise ValueError(f"cell size must be at least 6 pixels, got {cell}")
-    w, h = state.width, state.height
-    terrain = np.asarray(state.board.terrain).reshape(h, w)
-    img = np.repeat(np.repeat(tile_rgb[terrain], cell, axis=0), cell, axis=1)
-    img[::cell, :, :] = img[::cell, :, :] * 0.85
-    img[:, ::cell, :] = img[:, ::cell, :] * 0.85
-    return img
-
-
-class UnitShapes(NamedTuple):
-    """Boolean ``cell × cell`` masks of the unit shapes.
+@dataclass(frozen=True)
+class UnitStyle:
+    """How one unit type is drawn.
 
     Attributes:
-        square: A full square inside a margin of ``cell // 6``.
-        notched: The square with a notch cut from the middle of its top edge.
-        diamond: A diamond touching the margin.
-        cross: A plus sign inside the square.
-        frame: The square's outline (its inside cut out).
+        name: Type name shown in the legend (``"King"``).
+        letter: Letter written on the unit (``"K"``).
+        shape: Shape name understood by :func:`stratagem.envs.picture.shape_points`.
     """
 
-    square: np.ndarray
-    notched: np.ndarray
-    diamond: np.ndarray
-    cross: np.ndarray
-    frame: np.ndarray
+    name: str
+    letter: str
+    shape: str
 
 
-def unit_shapes(cell: int) -> UnitShapes:
-    """The shape masks for ``cell``-pixel tiles."""
-    yy, xx = np.mgrid[0:cell, 0:cell]
-    c = (cell - 1) / 2.0
-    m = cell // 6
-    square = (xx >= m) & (xx < cell - m) & (yy >= m) & (yy < cell - m)
-    inner = (
-        (xx >= 2 * m + 1) & (xx < cell - 2 * m - 1) & (yy >= 2 * m + 1) & (yy < cell - 2 * m - 1)
-    )
-    return UnitShapes(
-        square=square,
-        notched=square & ~((abs(xx - c) < cell / 6) & (yy < cell / 2)),
-        diamond=abs(xx - c) + abs(yy - c) <= c - m / 2,
-        cross=((abs(xx - c) < cell / 6) | (abs(yy - c) < cell / 6)) & square,
-        frame=square & ~inner,
-    )
+@dataclass(frozen=True)
+class UnitLook:
+    """How one unit looks now.
 
-
-def draw_unit(
-    img: np.ndarray,
-    cell: int,
-    x: int,
-    y: int,
-    shape: np.ndarray,
-    colour: Any,
-    bar: float | None = None,
-    bar_colour: tuple[int, int, int] = (40, 220, 40),
-) -> None:
-    """Paint ``shape`` in ``colour`` on tile ``(x, y)``.
-
-    With ``bar`` (0..1), a two-pixel bar along the tile's bottom edge is that full (at least one
-    pixel), in ``bar_colour`` on dark grey.
+    Attributes:
+        style: Index of its type's :class:`UnitStyle`.
+        colour: Fill colour (the owner's, or a neutral one).
+        bar: Fill of the bar along the tile's bottom edge (0..1), or ``None`` for no bar.
+        bar_colour: Colour of that bar.
+        done: True when the unit has nothing left to do this round (drawn faded).
     """
-    tile = img[y * cell : (y + 1) * cell, x * cell : (x + 1) * cell]
-    tile[shape] = colour
-    if bar is not None:
-        length = max(1, round(bar * cell))
-        tile[cell - 2 :, :, :] = (30, 30, 30)
-        tile[cell - 2 :, :length, :] = bar_colour
+
+    style: int
+    colour: tuple[int, int, int]
+    bar: float | None = None
+    bar_colour: tuple[int, int, int] = (50, 200, 60)
+    done: bool = False
+
+
+def _cell_size(width: int) -> int:
+    """Tile size in pixels: the board fills about 800 pixels, tiles stay 22..56 pixels."""
+    from stratagem.envs.picture import MIN_WIDTH
+
+    return max(22, min(56, math.ceil((MIN_WIDTH - 40) / max(1, width))))
+
+
+def board_picture(
+    state: StrategaView,
+    *,
+    title: str,
+    status: str,
+    tile_rgb: np.ndarray,
+    tile_names: Sequence[str],
+    styles: Sequence[UnitStyle],
+    look: Callable[[Any], UnitLook],
+    player_lines: Sequence[str],
+    legend_extra: Sequence[tuple[Any, str]] = (),
+) -> np.ndarray:
+    """The picture of a Stratega position (see the module docstring).
+
+    Args:
+        state: The position.
+        title: Game name for the header.
+        status: Where the game stands (round, player to move or result) for the header.
+        tile_rgb: Colour of each tile id.
+        tile_names: Name of each tile id, for the legend.
+        styles: Drawing style of each unit type.
+        look: How a unit (an element of ``state.units()``) looks now.
+        player_lines: One line of figures per player, shown under the board next to its colour.
+        legend_extra: More legend entries (icon, label), after the terrain and unit types.
+
+    Returns:
+        An ``H × W × 3`` uint8 array at least 800 pixels wide.
+    """
+    from stratagem.envs import picture as pic
+
+    w, h = state.width, state.height
+    cell = _cell_size(w)
+    axis = 22
+    board_w, board_h = w * cell, h * cell
+    width = max(pic.MIN_WIDTH, board_w + axis + 20)
+    left = (width - board_w - axis) // 2 + axis
+    top = pic.HEADER_HEIGHT + axis
+    legend: list[tuple[Any, str]] = [
+        (pic.swatch_icon(pic.rgb(tile_rgb[i])), name) for i, name in enumerate(tile_names)
+    ]
+    for st in styles:
+        legend.append((pic.shape_icon(st.shape, (120, 120, 120), st.letter), st.name))
+    for p, name in enumerate(PLAYER_NAMES):
+        legend.append((pic.swatch_icon(pic.rgb(PLAYER_RGB[p])), f"player {p} ({name})"))
+    legend.append(
+        (
+            pic.shape_icon(
+                "square",
+                pic.blend(pic.rgb(PLAYER_RGB[0]), (200, 200, 200), 0.6),
+                "",
+                outline=(120, 120, 120),
+            ),
+            "faded: done this round",
+        )
+    )
+    legend.extend(legend_extra)
+    probe = pic.Canvas(width, 1)
+    wrapped = [
+        probe.wrap(f"player {p} ({PLAYER_NAMES[p]}): {line}", width - 50, 14)
+        for p, line in enumerate(player_lines)
+    ]
+    panel_h = 10 + sum(len(lines) * 19 + 6 for lines in wrapped)
+    legend_top = top + board_h + 8 + panel_h
+    height = probe.legend(legend_top, legend, dry_run=True) + 4
+    c = pic.Canvas(width, height)
+    c.header(title, status)
+    # terrain and grid
+    terrain = state.board.terrain
+    for y in range(h):
+        for x in range(w):
+            x0, y0 = left + x * cell, top + y * cell
+            c.rect(
+                (x0, y0, x0 + cell - 1, y0 + cell - 1),
+                fill=pic.rgb(tile_rgb[terrain[y * w + x]]),
+                outline=pic.blend(pic.rgb(tile_rgb[terrain[y * w + x]]), (0, 0, 0), 0.18),
+            )
+    label = 10 if cell < 30 else 12
+    for x in range(w):
+        c.text(
+            (left + x * cell + cell / 2, top - 4), str(x), size=label, fill=pic.MUTED, anchor="md"
+        )
+    for y in range(h):
+        c.text(
+            (left - 5, top + y * cell + cell / 2), str(y), size=label, fill=pic.MUTED, anchor="rm"
+        )
+    # units
+    r = cell * 0.4
+    for u in state.units():
+        lk = look(u)
+        st = styles[lk.style]
+        cx = left + u.x * cell + cell / 2
+        cy = top + u.y * cell + cell / 2 - (cell * 0.07 if lk.bar is not None else 0)
+        colour = pic.blend(lk.colour, (200, 200, 200), 0.6) if lk.done else lk.colour
+        c.shape(st.shape, cx, cy, r, colour, outline=(0, 0, 0) if not lk.done else (110, 110, 110))
+        c.text(
+            (cx, cy + 1),
+            st.letter,
+            size=max(10, int(cell * 0.5)),
+            fill=(255, 255, 255),
+            anchor="mm",
+            outline=(0, 0, 0) if not lk.done else None,
+        )
+        if lk.bar is not None:
+            x0 = left + u.x * cell + 3
+            y1 = top + (u.y + 1) * cell - 2
+            c.bar(
+                (x0, y1 - max(2, cell // 9), left + (u.x + 1) * cell - 4, y1),
+                lk.bar,
+                lk.bar_colour,
+            )
+    # players
+    y = top + board_h + 12
+    for p, lines in enumerate(wrapped):
+        c.shape("disc", 18, y + 9, 6, pic.rgb(PLAYER_RGB[p]))
+        for line in lines:
+            c.text((30, y), line, size=14)
+            y += 19
+        y += 6
+    c.legend(legend_top, legend)
+    return c.to_array()

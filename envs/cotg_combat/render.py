@@ -7,14 +7,11 @@ hexes reads as on screen; ``D``/``B`` are player 0's Destroyers/Battleships, ``d
 player 1's, ``.`` an empty hex; then a status line and every unit with its slot, hex, hit points,
 power and whether it attacked.
 
-Picture: pointy-top hexes (centre of ``(q, r)`` at ``x = s√3 (q + r/2)``, ``y = 1.5 s r``),
-player 0 red, player 1 blue; a Battleship is a disc, a Destroyer a diamond; a bar under each unit
-shows its hit points and a white dot marks a unit that has attacked this turn.
+Picture: see :func:`render_rgb`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,9 +24,10 @@ __all__ = ["render_rgb", "render_text"]
 _SYMBOLS = (("D", "B"), ("d", "b"))
 _NAMES = ("Destroyer", "Battleship")
 _PLAYER_RGB = np.array([[220, 50, 40], [40, 90, 230]], dtype=np.uint8)
-_HEX_RGB = np.array([34, 38, 60], dtype=np.uint8)
-_EDGE_RGB = np.array([70, 76, 110], dtype=np.uint8)
-_SPACE_RGB = np.array([8, 8, 16], dtype=np.uint8)
+_COLOUR_NAMES = ("red", "blue")
+_HEX = (44, 50, 78)
+_EDGE = (86, 94, 135)
+_SPACE = (12, 12, 22)
 _SQRT3 = 3**0.5
 
 
@@ -64,62 +62,116 @@ def render_text(state: CotgCombatState) -> str:
     return "\n".join(lines)
 
 
-@lru_cache(maxsize=8)
-def _pixel_map(width: int, height: int, size: int) -> tuple[np.ndarray, ...]:
-    """Per pixel: hex cell (-1 off the board), offsets from the hex centre, and edge pixels."""
-    margin = size
-    img_w = int(np.ceil(size * _SQRT3 * (width + (height - 1) / 2))) + 2 * margin
-    img_h = int(np.ceil(size * 1.5 * (height - 1) + 2 * size)) + 2 * margin
-    ys, xs = np.mgrid[0:img_h, 0:img_w].astype(np.float64)
-    x = xs - margin - size * _SQRT3 / 2
-    y = ys - margin - size
-    fq = (_SQRT3 / 3 * x - y / 3) / size
-    fr = (2 / 3 * y) / size
-    # cube rounding
-    cx, cz = fq, fr
-    cy = -cx - cz
-    rx, ry, rz = np.round(cx), np.round(cy), np.round(cz)
-    dx, dy, dz = np.abs(rx - cx), np.abs(ry - cy), np.abs(rz - cz)
-    fix_x = (dx > dy) & (dx > dz)
-    fix_z = ~fix_x & (dz >= dy)
-    rx = np.where(fix_x, -ry - rz, rx)
-    rz = np.where(fix_z, -rx - ry, rz)
-    q, r = rx.astype(np.int64), rz.astype(np.int64)
-    inside = (q >= 0) & (q < width) & (r >= 0) & (r < height)
-    cell = np.where(inside, r * width + q, -1)
-    off_x = x - size * _SQRT3 * (q + r / 2)
-    off_y = y - size * 1.5 * r
-    edge = np.zeros_like(inside)
-    edge[:-1, :] |= cell[:-1, :] != cell[1:, :]
-    edge[:, :-1] |= cell[:, :-1] != cell[:, 1:]
-    return cell, off_x / size, off_y / size, edge & inside
+def _hex_size(width: int, height: int) -> float:
+    """Hex radius in pixels: the board about 780 pixels wide, wider for big boards (15..30)."""
+    return max(15.0, min(30.0, 780 / (_SQRT3 * (width + (height - 1) / 2 + 0.5))))
 
 
-def render_rgb(state: CotgCombatState, size: int = 10) -> np.ndarray:
-    """An ``H_px × W_px × 3`` uint8 picture of the battlefield (``size``: hex radius in pixels).
+def render_rgb(state: CotgCombatState) -> np.ndarray:
+    """The picture of the battle (at least 800 pixels wide).
 
-    Raises:
-        ValueError: If ``size`` is below 6 pixels.
+    Pointy-top hexes in the game's parallelogram (centre of ``(q, r)`` at
+    ``x = s√3 (q + r/2)``, ``y = 1.5 s r``), row numbers ``r`` on the left and column numbers
+    ``q`` along the top. Player 0 is red, player 1 blue; a Battleship is a disc, a Destroyer a
+    diamond, each labelled with its type letter and slot (the number the action names use),
+    with a hit-point bar under it; a unit that has attacked this turn is faded. Under the
+    board each side's units and hit points; a legend at the bottom.
     """
-    if size < 6:
-        raise ValueError(f"hex size must be at least 6 pixels, got {size}")
+    from stratagem.envs import picture as pic
+
     game = state.game
-    cell, ox, oy, edge = _pixel_map(game.width, game.height, size)
-    img = np.empty((*cell.shape, 3), dtype=np.uint8)
-    img[:] = _SPACE_RGB
-    img[cell >= 0] = _HEX_RGB
-    img[edge] = _EDGE_RGB
-    disc = ox * ox + oy * oy <= 0.62**2
-    diamond = np.abs(ox) / 0.6 + np.abs(oy + 0.05) / 0.7 <= 1.0
-    bar = (np.abs(oy - 0.62) <= 0.09) & (np.abs(ox) <= 0.55)
-    dot = (ox - 0.45) ** 2 + (oy + 0.45) ** 2 <= 0.12**2
-    grid = game.grid
+    w, h = game.width, game.height
+    s = _hex_size(w, h)
+    axis = 26
+    board_w = s * _SQRT3 * (w + (h - 1) / 2)
+    board_h = s * 1.5 * (h - 1) + 2 * s
+    width = int(max(pic.MIN_WIDTH, board_w + 2 * axis + 20))
+    left = (width - board_w) / 2 + s * _SQRT3 / 2
+    top = pic.HEADER_HEIGHT + axis + s
+    probe = pic.Canvas(width, 1)
+    lines = []
+    for p in (0, 1):
+        units = state.units(p)
+        parts = ", ".join(
+            f"{_SYMBOLS[0][u.type]}{u.slot} {u.hp}hp"
+            + (f" pw {u.power}" if p == state.current_player and u.power else "")
+            + (" attacked" if u.attacked else "")
+            for u in units
+        )
+        hp = sum(u.hp for u in units)
+        lines.append(
+            probe.wrap(
+                f"player {p} ({_COLOUR_NAMES[p]}): {len(units)} units, {hp} hp: {parts or '-'}",
+                width - 50,
+                14,
+            )
+        )
+    legend = [
+        (pic.hex_icon(_HEX), "hex"),
+        (pic.shape_icon("diamond", (120, 120, 120), "D"), "Destroyer (D + slot)"),
+        (pic.shape_icon("disc", (120, 120, 120), "B"), "Battleship (B + slot)"),
+        (pic.swatch_icon(pic.rgb(_PLAYER_RGB[0])), "player 0 (red)"),
+        (pic.swatch_icon(pic.rgb(_PLAYER_RGB[1])), "player 1 (blue)"),
+        (pic.line_icon((60, 200, 60)), "hit points"),
+        (pic.text_icon("pw"), "movement left"),
+        (pic.shape_icon("disc", _faded(0), outline=(110, 110, 110)), "faded: has attacked"),
+    ]
+    panel_top = int(top + board_h - s + 10)
+    legend_top = panel_top + sum(len(x) * 19 + 6 for x in lines) + 6
+    height = probe.legend(legend_top, legend, dry_run=True) + 4
+    c = pic.Canvas(width, height)
+    hp0, hp1 = state.hp_totals()
+    if state.winner is None:
+        status = f"turn {state.turn}/{game.turn_limit}, player {state.current_player} to move"
+    elif state.winner < 0:
+        status = f"turn {state.turn}: draw (turn limit)"
+    else:
+        status = f"turn {state.turn}: player {state.winner} wins (enemy destroyed)"
+    c.header("CotG Combat", f"{status}; hp {hp0} v {hp1}")
+
+    def centre(q: int, r: int) -> tuple[float, float]:
+        return left + s * _SQRT3 * (q + r / 2), top + 1.5 * s * r
+
+    c.rect((0, pic.HEADER_HEIGHT, width - 1, panel_top - 4), fill=_SPACE)
+    label = 10 if s < 14 else 12
+    for r in range(h):
+        for q in range(w):
+            x, y = centre(q, r)
+            c.polygon(pic.hex_corners(x, y, s), _HEX, _EDGE)
+        x, y = centre(0, r)
+        c.text((x - s, y), str(r), size=label, fill=(170, 175, 200), anchor="rm")
+    for q in range(w):
+        x, y = centre(q, 0)
+        c.text((x, y - s - 2), str(q), size=label, fill=(170, 175, 200), anchor="md")
     for u in state.units():
-        here = cell == grid.cell(u.q, u.r)
-        img[here & (disc if u.type == 1 else diamond)] = _PLAYER_RGB[u.owner]
+        x, y = centre(u.q, u.r)
+        y -= s * 0.1
+        colour = _faded(u.owner) if u.attacked else pic.rgb(_PLAYER_RGB[u.owner])
+        shape = "disc" if u.type == 1 else "diamond"
+        c.shape(shape, x, y, s * 0.74, colour, outline=(255, 255, 255) if not u.attacked else None)
+        c.text(
+            (x, y + 1),
+            f"{_SYMBOLS[0][u.type]}{u.slot}",
+            size=max(8, int(s * 0.62)),
+            fill=(255, 255, 255),
+            anchor="mm",
+            outline=(0, 0, 0),
+        )
         frac = u.hp / game.max_hp[u.type]
-        img[here & bar] = (20, 20, 20)
-        img[here & bar & (ox <= -0.55 + 1.1 * frac)] = (60, 220, 60)
-        if u.attacked:
-            img[here & dot] = (250, 250, 250)
-    return img
+        c.bar((x - s * 0.6, y + s * 0.7, x + s * 0.6, y + s * 0.7 + max(2, s * 0.14)), frac)
+    yy = panel_top + 6
+    for p, block in enumerate(lines):
+        c.shape("disc", 18, yy + 9, 6, pic.rgb(_PLAYER_RGB[p]))
+        for line in block:
+            c.text((30, yy), line, size=14)
+            yy += 19
+        yy += 6
+    c.legend(legend_top, legend)
+    return c.to_array()
+
+
+def _faded(player: int) -> tuple[int, int, int]:
+    """A player's colour washed out (a unit that has attacked)."""
+    from stratagem.envs.picture import blend, rgb
+
+    return blend(rgb(_PLAYER_RGB[player]), (170, 170, 170), 0.55)

@@ -6,7 +6,7 @@ read the state through its public queries.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,18 +37,56 @@ def render_text(state: KillTheKingState) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state: KillTheKingState, cell: int = 16) -> np.ndarray:
-    """An ``(H·cell) × (W·cell) × 3`` uint8 picture of the board.
+_STYLES = (
+    sr.UnitStyle("King", "K", "octagon"),
+    sr.UnitStyle("Warrior", "W", "square"),
+    sr.UnitStyle("Archer", "A", "triangle"),
+    sr.UnitStyle("Healer", "H", "cross"),
+)
 
-    Terrain is coloured by type; units are owner-coloured shapes (King: full square, Warrior:
-    square with a notch, Archer: diamond, Healer: cross) with a health bar along the bottom edge.
+
+def render_rgb(state: KillTheKingState) -> np.ndarray:
+    """The picture of the position (at least 800 pixels wide).
+
+    Terrain is coloured by type; a unit is an owner-coloured shape with its type's letter (King
+    octagon ``K``, Warrior square ``W``, Archer triangle ``A``, Healer cross ``H``) and its
+    health bar, faded once it has neither moves nor an action left this round. Under the board,
+    each player's units with their health; a legend at the bottom.
     """
-    img = sr.board_image(state, sr.TILE_RGB, cell)
-    shape = sr.unit_shapes(cell)
-    shapes = (shape.square, shape.notched, shape.diamond, shape.cross)
     from stratagem.envs.kill_the_king.rules import UNIT_STATS
+    from stratagem.envs.picture import line_icon, rgb
 
-    for u in state.units():
-        health = u.health / UNIT_STATS[u.type].max_health
-        sr.draw_unit(img, cell, u.x, u.y, shapes[u.type], sr.PLAYER_RGB[u.owner], health)
-    return img
+    def look(u: Any) -> sr.UnitLook:
+        return sr.UnitLook(
+            style=u.type,
+            colour=rgb(sr.PLAYER_RGB[u.owner]),
+            bar=u.health / UNIT_STATS[u.type].max_health,
+            done=not u.movement_points and not u.can_act,
+        )
+
+    lines = []
+    for p in (0, 1):
+        units = state.units(p)
+        king = [u for u in units if u.type == 0]
+        counts = ", ".join(
+            _count(sum(u.type == t for u in units), _UNIT_NAME[t]) for t in (1, 2, 3)
+        )
+        hp = sum(u.health for u in units)
+        king_hp = f"King {king[0].health}/{UNIT_STATS[0].max_health} hp" if king else "no King"
+        lines.append(f"{king_hp}; {counts}; total health {hp}")
+    return sr.board_picture(
+        state,
+        title="Kill The King",
+        status=sr.status_line(state, "enemy King killed"),
+        tile_rgb=sr.TILE_RGB,
+        tile_names=sr.TILE_NAMES,
+        styles=_STYLES,
+        look=look,
+        player_lines=lines,
+        legend_extra=((line_icon((50, 200, 60)), "health"),),
+    )
+
+
+def _count(n: int, name: str) -> str:
+    """``"1 Warrior"``, ``"2 Warriors"``."""
+    return f"{n} {name}" + ("" if n == 1 else "s")

@@ -6,7 +6,7 @@ read the state through its public queries.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -63,67 +63,232 @@ def render_text(state: PrismataState) -> str:
     return "\n".join(lines)
 
 
-_PLAYER_RGB = np.array([[220, 60, 60], [60, 100, 230]], dtype=np.uint8)
-_BACKGROUND = np.array([30, 30, 36], dtype=np.uint8)
+_PLAYER_RGB = ((215, 50, 50), (45, 95, 220))
+_PLAYER_NAMES = ("red", "blue")
+#: Colour and name of each resource, in ``resources()`` order.
+_RESOURCE = (
+    ((235, 190, 40), "gold"),
+    ((160, 150, 235), "energy"),
+    ((60, 130, 230), "blue"),
+    ((215, 60, 70), "red"),
+    ((70, 175, 80), "green"),
+    ((240, 120, 40), "attack"),
+)
+_USED = (120, 120, 120)
+_CAN_BUY = (40, 170, 60)
+_FROZEN = (170, 225, 245)
+_CHIP_W, _CHIP_H = 46, 34
+_PER_ROW = 5
+_BOX_W = _PER_ROW * (_CHIP_W + 3) + 11
+_COLUMNS = 4
+_WIDTH = _COLUMNS * (_BOX_W + 8) + 20
+_MIN_SIDE = 36 + 2 * (24 + 2 * (_CHIP_H + 3) + 4 + 6)
 
 
-def _card_colour(card: int) -> np.ndarray:
-    """A stable colour per card, from its production (gold, green, blue, red, attack)."""
+def _card_colour(card: int) -> tuple[int, int, int]:
+    """A card's colour from what it produces: gold, attack, green, blue, red, energy, grey."""
     c = CARDS[card]
     gain = [0] * 6
     for script in (c.start, c.ability):
         if script is not None:
             gain = [g + h for g, h in zip(gain, script.gain, strict=True)]
-    rgb = np.array([120.0, 120.0, 120.0])
     if gain[0]:
-        rgb = np.array([230.0, 200.0, 60.0])
-    elif gain[5] or c.target is not None:
-        rgb = np.array([230.0, 90.0, 50.0])
-    elif gain[4]:
-        rgb = np.array([70.0, 190.0, 80.0])
-    elif gain[2]:
-        rgb = np.array([70.0, 130.0, 230.0])
-    elif gain[3]:
-        rgb = np.array([200.0, 60.0, 90.0])
-    elif gain[1]:
-        rgb = np.array([160.0, 160.0, 220.0])
-    elif c.blocker:
-        rgb = np.array([170.0, 170.0, 170.0])
-    shade = 0.75 + 0.25 * ((card * 37) % 11) / 10.0
-    return np.clip(rgb * shade, 0, 255).astype(np.uint8)
+        return _RESOURCE[0][0]
+    if gain[5] or c.target is not None:
+        return _RESOURCE[5][0]
+    for k in (4, 2, 3, 1):
+        if gain[k]:
+            return _RESOURCE[k][0]
+    return (175, 175, 175) if c.blocker else (150, 140, 130)
 
 
-def render_rgb(state: PrismataState, cell: int = 16, per_row: int = 20) -> np.ndarray:
-    """Both boards as a picture: player 1's units on top, player 0's below.
+def _chip_colour(u: UnitView) -> tuple[int, int, int]:
+    """Fill of a unit chip: its card's colour, grey once used, ice blue when frozen."""
+    from stratagem.envs.picture import blend
 
-    Each unit is a tile coloured by what its card produces (gold yellow, attack orange, green,
-    blue, red, energy lilac, plain blockers grey) with a frame in the owner's colour that is
-    bright when the unit can block, a health bar at the bottom, a dark top band while it is
-    under construction or inactive, and a white corner once clicked this turn.
+    if u.chill and u.chill >= u.hp:
+        return _FROZEN
+    if u.status == "used":
+        return _USED
+    colour = _card_colour(u.card)
+    if u.build or u.delay:
+        return blend(colour, (245, 244, 240), 0.65)
+    return colour
+
+
+def _layout(groups: int) -> int:
+    """Rows of card boxes needed for ``groups`` cards."""
+    return -(-groups // _COLUMNS) if groups else 1
+
+
+def _box_height(n: int) -> int:
+    return 24 + max(1, -(-n // _PER_ROW)) * (_CHIP_H + 3) + 4
+
+
+def _side_height(state: PrismataState, p: int) -> tuple[int, list[list[UnitView]]]:
+    """Height of a player's area and its units grouped by card (first arrival order)."""
+    groups: dict[int, list[UnitView]] = {}
+    for u in state.units(p):
+        groups.setdefault(u.card, []).append(u)
+    ordered = list(groups.values())
+    height = 32
+    for r in range(_layout(len(ordered))):
+        row = ordered[r * _COLUMNS : (r + 1) * _COLUMNS]
+        height += max((_box_height(len(g)) for g in row), default=30) + 6
+    # a side keeps at least the room of two rows of two-row boxes, so that the picture keeps
+    # its layout through most of a game (the viewer then stores only what changed)
+    return max(height + 4, _MIN_SIDE), ordered
+
+
+def render_rgb(state: PrismataState) -> np.ndarray:
+    """Both sides, card by card, and the buy row (about 1,000 pixels wide).
+
+    Player 1's side is on top, player 0's below, each headed by its resources, attack and
+    defense. A side shows one box per card it owns (``Drone x6``), holding one chip per unit:
+    the card's colour (by what it produces) when it can act, grey once used this turn, pale while
+    under construction (``b2``: turns left) or inactive (``d1``), ice blue when frozen; a thick
+    black frame marks a unit that can block now; the chip shows the unit's slot (``#3``, the
+    number the actions use) and its health. The buy row lists every card of the game with its
+    cost and the copies each player may still buy, with a green dot where the player to move can
+    buy it now.
     """
-    if cell < 8:
-        raise ValueError(f"cell size must be at least 8 pixels, got {cell}")
-    rows_per_side = max(1, -(-state.game.max_units // per_row))
-    height = (2 * rows_per_side + 1) * cell
-    img = np.empty((height, per_row * cell, 3), dtype=np.uint8)
-    img[:] = _BACKGROUND
-    mid = rows_per_side * cell
-    img[mid + cell // 2 - 1 : mid + cell // 2 + 1, :] = (90, 90, 90)
-    for p in (0, 1):
-        top0 = (rows_per_side + 1) * cell if p == 0 else 0
-        for i, u in enumerate(state.units(p)):
-            r, c = divmod(i, per_row)
-            y, x = top0 + r * cell, c * cell
-            tile = img[y : y + cell, x : x + cell]
-            frame = _PLAYER_RGB[p] if u.can_block else _PLAYER_RGB[p] // 2
-            tile[:] = frame
-            tile[1:-1, 1:-1] = _card_colour(u.card)
-            if u.build or u.delay:
-                tile[1 : cell // 3, 1:-1] = (50, 50, 50)
-            if u.status == "used":
-                tile[1:4, -4:-1] = (255, 255, 255)
-            max_hp = max(CARDS[u.card].max_health, u.hp, 1)
-            bar = max(1, round((cell - 2) * u.hp / max_hp))
-            tile[-3:-1, 1:-1] = (20, 20, 20)
-            tile[-3:-1, 1 : 1 + bar] = (40, 220, 40)
-    return img
+    from stratagem.envs import picture as pic
+    from stratagem.envs.prismata.rules import PHASE_NAMES
+
+    buy = list(state.cards)
+    buy_rows = -(-len(buy) // 5)
+    h1, groups1 = _side_height(state, 1)
+    h0, groups0 = _side_height(state, 0)
+    legend = [
+        (pic.swatch_icon(_RESOURCE[k][0]), f"{_RESOURCE[k][1]} ({'gEBRGA'[k]})") for k in range(6)
+    ]
+    legend += [
+        (pic.swatch_icon(pic.blend(_RESOURCE[0][0], (245, 244, 240), 0.65)), "building / inactive"),
+        (pic.swatch_icon(_USED), "used this turn"),
+        (pic.swatch_icon(_FROZEN), "frozen"),
+        (pic.swatch_icon((245, 244, 240), outline=(0, 0, 0)), "thick frame: can block"),
+        (pic.disc_icon(_CAN_BUY, outline=_CAN_BUY), "green dot: can buy now"),
+    ]
+    top = pic.HEADER_HEIGHT + 6
+    buy_top = top + h1 + h0 + 8
+    legend_top = buy_top + 24 + buy_rows * 38 + 6
+    probe = pic.Canvas(_WIDTH, 1)
+    height = probe.legend(legend_top, legend, dry_run=True) + 4
+    c = pic.Canvas(_WIDTH, height)
+    if state.winner is None:
+        status = (
+            f"turn {state.turn + 1}/{state.game.turn_limit}: player {state.current_player} "
+            f"({_PLAYER_NAMES[state.current_player]}), {PHASE_NAMES[state.phase]} phase"
+        )
+        if state.pending >= 0:
+            status += f", unit #{state.pending} waits for a target"
+    elif state.winner < 0:
+        status = f"after {state.turn} turns: draw (turn limit)"
+    else:
+        status = (
+            f"after {state.turn} turns: player {state.winner} ({_PLAYER_NAMES[state.winner]}) wins"
+        )
+    c.header("Prismata", status)
+    y = top
+    for p, groups, h in ((1, groups1, h1), (0, groups0, h0)):
+        _draw_side(c, state, p, groups, y, h)
+        y += h + 4
+    # buy row
+    c.text(
+        (12, buy_top + 4),
+        "Buy row: card, cost, copies left for player 0 / player 1",
+        size=14,
+        fill=pic.MUTED,
+    )
+    bw = (_WIDTH - 20) // 5
+    for i, card in enumerate(buy):
+        r, col = divmod(i, 5)
+        x0 = 10 + col * bw
+        y0 = buy_top + 24 + r * 38
+        can = state.winner is None and state.phase == 0 and state.can_buy(card)
+        c.rect((x0, y0, x0 + bw - 6, y0 + 34), fill=(255, 255, 255), outline=(180, 180, 180))
+        if can:
+            c.shape("disc", x0 + bw - 16, y0 + 10, 6, _CAN_BUY, outline=None)
+        c.rect((x0 + 3, y0 + 3, x0 + 9, y0 + 31), fill=_card_colour(card))
+        c.text((x0 + 14, y0 + 3), c.fit(CARDS[card].name, bw - 30, 13), size=13)
+        cost = format_resources(CARDS[card].cost)
+        left = f"{state.supply_left(0, card)}/{state.supply_left(1, card)}"
+        c.text((x0 + 14, y0 + 18), cost, size=11, fill=pic.MUTED)
+        c.text((x0 + bw - 12, y0 + 18), left, size=11, fill=pic.MUTED, anchor="ra")
+    c.legend(legend_top, legend)
+    return c.to_array()
+
+
+def _draw_side(
+    c: Any, state: PrismataState, p: int, groups: list[list[UnitView]], top: int, height: int
+) -> None:
+    """One player's area: header line with resources, then a box per card with unit chips."""
+    from stratagem.envs import picture as pic
+
+    to_move = state.winner is None and state.current_player == p
+    c.rect((6, top, _WIDTH - 7, top + height - 1), fill=pic.PANEL, outline=(200, 196, 188))
+    c.shape("disc", 22, top + 15, 7, _PLAYER_RGB[p])
+    x = 36 + c.text((36, top + 15), f"player {p} ({_PLAYER_NAMES[p]})", size=15, anchor="lm")
+    if to_move:
+        c.to_move_marker(x + 8, top + 15)
+    x += 90
+    res = state.resources(p)
+    for k, (colour, name) in enumerate(_RESOURCE):
+        text = f"{res[k]} {name}"
+        w = c.text_width(text, 13) + 12
+        c.rect(
+            (x, top + 6, x + w, top + 24),
+            fill=pic.blend(colour, (255, 255, 255), 0.55),
+            outline=colour,
+        )
+        c.text((x + 6, top + 15), text, size=13, anchor="lm")
+        x += w + 6
+    c.text(
+        (x + 6, top + 15),
+        f"defense {state.total_defense(p)}, units {len(state.units(p))}",
+        size=13,
+        anchor="lm",
+    )
+    y = top + 32
+    for r in range(_layout(len(groups))):
+        row = groups[r * _COLUMNS : (r + 1) * _COLUMNS]
+        row_h = max((_box_height(len(g)) for g in row), default=30)
+        if not row:
+            c.text((16, y + 8), "no units", size=13, fill=pic.MUTED)
+        for k, units in enumerate(row):
+            x0 = 14 + k * (_BOX_W + 8)
+            card = units[0].card
+            c.rect(
+                (x0, y, x0 + _BOX_W, y + _box_height(len(units)) - 1),
+                fill=(252, 251, 248),
+                outline=(190, 186, 178),
+            )
+            c.rect((x0, y, x0 + 6, y + _box_height(len(units)) - 1), fill=_card_colour(card))
+            c.text(
+                (x0 + 12, y + 4),
+                c.fit(f"{CARDS[card].name} x{len(units)}", _BOX_W - 16, 14),
+                size=14,
+            )
+            for i, u in enumerate(units):
+                rr, cc = divmod(i, _PER_ROW)
+                cx = x0 + 10 + cc * (_CHIP_W + 3)
+                cy = y + 24 + rr * (_CHIP_H + 3)
+                blocker = u.can_block
+                c.rect(
+                    (cx, cy, cx + _CHIP_W - 1, cy + _CHIP_H - 1),
+                    fill=_chip_colour(u),
+                    outline=(0, 0, 0) if blocker else (150, 150, 150),
+                    width=3 if blocker else 1,
+                )
+                c.text((cx + 5, cy + 4), f"#{u.slot}", size=10, fill=(20, 20, 20))
+                tag = f"b{u.build}" if u.build else (f"d{u.delay}" if u.delay else "")
+                if tag:
+                    c.text((cx + _CHIP_W - 5, cy + 4), tag, size=10, fill=(20, 20, 20), anchor="ra")
+                c.text(
+                    (cx + _CHIP_W / 2, cy + _CHIP_H - 4),
+                    f"{u.hp}hp",
+                    size=13,
+                    fill=(0, 0, 0),
+                    anchor="md",
+                )
+        y += row_h + 6

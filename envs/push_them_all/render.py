@@ -6,13 +6,13 @@ read the state through its public queries.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from stratagem.envs import stratega_render as sr
 from stratagem.envs.push_them_all.actions import PUSH_NAMES
-from stratagem.envs.push_them_all.maps import TILE_SYMBOLS
+from stratagem.envs.push_them_all.maps import TILE_NAMES, TILE_SYMBOLS
 
 if TYPE_CHECKING:
     from stratagem.envs.push_them_all.rules import PushThemAllState
@@ -46,15 +46,40 @@ def render_text(state: PushThemAllState) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state: PushThemAllState, cell: int = 16) -> np.ndarray:
-    """An ``(H·cell) × (W·cell) × 3`` uint8 picture of the board.
+_STYLES = (sr.UnitStyle("Warrior", "W", "square"), sr.UnitStyle("Ghost", "G", "disc"))
 
-    Terrain is coloured by type (holes are near black); Warriors are owner-coloured squares with
-    a notch and Ghosts owner-coloured diamonds.
+
+def render_rgb(state: PushThemAllState) -> np.ndarray:
+    """The picture of the position (at least 800 pixels wide).
+
+    Terrain is coloured by type, holes near black; Warriors are owner-coloured squares ``W``,
+    Ghosts owner-coloured discs ``G``, faded once they have neither a move nor a push left this
+    round. Under the board, each player's units; a legend at the bottom.
     """
-    img = sr.board_image(state, _TILE_RGB, cell)
-    shape = sr.unit_shapes(cell)
-    shapes = (shape.notched, shape.diamond)
-    for u in state.units():
-        sr.draw_unit(img, cell, u.x, u.y, shapes[u.type], sr.PLAYER_RGB[u.owner])
-    return img
+    from stratagem.envs.picture import rgb
+
+    def look(u: Any) -> sr.UnitLook:
+        return sr.UnitLook(
+            style=u.type,
+            colour=rgb(sr.PLAYER_RGB[u.owner]),
+            done=not u.movement_points and not any(u.push_ready),
+        )
+
+    lines = []
+    for p in (0, 1):
+        units = state.units(p)
+        warriors = sum(u.type == 0 for u in units)
+        ghosts = len(units) - warriors
+        lines.append(
+            f"{warriors} Warrior{'s' * (warriors != 1)}, {ghosts} Ghost{'s' * (ghosts != 1)}"
+        )
+    return sr.board_picture(
+        state,
+        title="Push Them All",
+        status=sr.status_line(state, "every enemy unit fell"),
+        tile_rgb=_TILE_RGB,
+        tile_names=TILE_NAMES,
+        styles=_STYLES,
+        look=look,
+        player_lines=lines,
+    )

@@ -6,7 +6,7 @@ read the state through its public queries.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,7 +21,6 @@ __all__ = ["render_rgb", "render_text"]
 _UNIT_CHAR = ("c", "k", "o", "w", "g")
 _UNIT_NAME = ("City", "King", "Warrior", "Worker", "GoldVein")
 
-_VEIN_RGB = np.array([240, 200, 30], dtype=np.uint8)
 _VEIN_BAR = (240, 200, 30)
 
 
@@ -51,23 +50,61 @@ def render_text(state: TwoKingdomsState) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state: TwoKingdomsState, cell: int = 16) -> np.ndarray:
-    """An ``(H·cell) × (W·cell) × 3`` uint8 picture of the board.
+_STYLES = (
+    sr.UnitStyle("City", "C", "house"),
+    sr.UnitStyle("King", "K", "octagon"),
+    sr.UnitStyle("Warrior", "W", "square"),
+    sr.UnitStyle("Worker", "w", "disc"),
+    sr.UnitStyle("Gold vein", "$", "diamond"),
+)
 
-    Terrain is coloured by type; Cities are owner-coloured frames, Kings full squares, Warriors
-    squares with a notch, Workers crosses, gold veins yellow diamonds; units carry a health bar
-    and veins a gold bar along the bottom edge.
+
+def render_rgb(state: TwoKingdomsState) -> np.ndarray:
+    """The picture of the position (at least 800 pixels wide).
+
+    Terrain is coloured by type; Cities are owner-coloured houses ``C``, Kings octagons ``K``,
+    Warriors squares ``W``, Workers discs ``w``, gold veins yellow diamonds ``$``. Units carry a
+    health bar and veins a bar of the gold left; a unit with neither a move nor an action left
+    this round is faded. Under the board, each player's gold, production, score and research;
+    a legend at the bottom.
     """
-    img = sr.board_image(state, sr.TILE_RGB, cell)
-    shape = sr.unit_shapes(cell)
-    shapes = (shape.frame, shape.square, shape.notched, shape.cross, shape.diamond)
+    from stratagem.envs.picture import line_icon, rgb
     from stratagem.envs.two_kingdoms.rules import MAX_HEALTH, VEIN_GOLD
 
-    for u in state.units():
-        if u.owner < 0:  # a gold vein, its bar the gold left
-            gold = u.gold / VEIN_GOLD
-            sr.draw_unit(img, cell, u.x, u.y, shapes[u.type], _VEIN_RGB, gold, _VEIN_BAR)
-        else:
-            health = u.health / MAX_HEALTH[u.type]
-            sr.draw_unit(img, cell, u.x, u.y, shapes[u.type], sr.PLAYER_RGB[u.owner], health)
-    return img
+    def look(u: Any) -> sr.UnitLook:
+        if u.owner < 0:
+            return sr.UnitLook(u.type, _VEIN_BAR, u.gold / VEIN_GOLD, _VEIN_BAR)
+        done = u.type in (1, 2, 3) and not u.movement_points and not u.can_act
+        colour = rgb(sr.PLAYER_RGB[u.owner])
+        return sr.UnitLook(u.type, colour, u.health / MAX_HEALTH[u.type], done=done)
+
+    lines = []
+    for p in (0, 1):
+        units = state.units(p)
+        counts = ", ".join(
+            f"{n} {_UNIT_NAME[t]}{'s' * (n != 1)}"
+            for t in (1, 2, 3)
+            if (n := sum(u.type == t for u in units)) or t == 1
+        )
+        research = ""
+        if state.game.research:
+            research = (
+                "; Mining researched"
+                if state.mining_researched(p)
+                else ("; researching Mining" if state.researching(p) else "; no Mining")
+            )
+        lines.append(
+            f"gold {state.gold(p)}, production {state.prod(p)}, score {state.score(p)}"
+            f"{research}; {counts}"
+        )
+    return sr.board_picture(
+        state,
+        title="Two Kingdoms",
+        status=sr.status_line(state, "enemy King killed"),
+        tile_rgb=sr.TILE_RGB,
+        tile_names=sr.TILE_NAMES,
+        styles=_STYLES,
+        look=look,
+        player_lines=lines,
+        legend_extra=((line_icon((50, 200, 60)), "health"), (line_icon(_VEIN_BAR), "gold left")),
+    )
