@@ -11,6 +11,10 @@ Map names accepted by :func:`load_maps`:
 * ``"default"``: the 32×17 board of ``KillTheKing.yaml``;
 * ``"kwah:N"``: map ``N`` (1–50) of ``KtKMaps_kwah.yaml`` (King, Warrior, Archer, Healer a side);
 * ``"kwah"``: all 50 kwah maps (all 30×21); the seed of each game picks one;
+* ``"small:N"``: map ``N`` (1–24) of ``KtKMaps_small.yaml``, our own set of small boards (not
+  from Stratega): 12×12, point-symmetric, King plus 3–4 units a side, Kings 7 to 9 moves apart,
+  so that games end decided far more often than on the kwah maps;
+* ``"small"``: all 24 small maps (all 12×12); the seed of each game picks one;
 * a path to a YAML file, either a Stratega game file (``Board: Layout:``) or a maps file
   (``Maps: {name: layout}``), optionally suffixed ``:Name`` to pick one map of a maps file;
 * an inline layout (any text containing a newline), handy for scenarios and tests.
@@ -45,6 +49,7 @@ _PACKAGE = "stratagem.envs.kill_the_king"
 SOURCES = {
     "default": MapSource(_PACKAGE, "KillTheKing.yaml", "game", "the KillTheKing.yaml board"),
     "kwah": MapSource(_PACKAGE, "KtKMaps_kwah.yaml", "maps", "the 50 kwah maps"),
+    "small": MapSource(_PACKAGE, "KtKMaps_small.yaml", "maps", "the 24 small 12x12 maps"),
 }
 
 
