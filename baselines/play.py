@@ -1,15 +1,24 @@
 """``stratagem play``: a person against an agent in the terminal, or agents watched playing.
 
 Each seat is ``human`` or an agent spec (``random``, ``rule_based``, ``mcts:budget=500``). A
-human is shown the board and the numbered legal actions by name, and answers with an index or a
-name; ``help``, ``board``, ``list`` and ``quit`` are understood, and a bad entry is answered with
-a message and a new prompt.
+human is shown the board and the legal actions, each with its **number: its index in the game's
+flat action space**, so a number always means the same action (it does not move when the list
+changes after a move), and answers with a number or a name; ``help``, ``board``, ``list`` and
+``quit`` are understood, and a bad entry is answered with a message and a new prompt.
+
+Coordinates follow one convention in every game: ``(x,y)`` with ``x`` the column (the numbers
+across the top of the board) and ``y`` the row (the numbers down its left side), counted from 0
+at the top-left. A game whose own action names write ``(row,col)`` (Tribes, as its Java
+reference does) is shown and read in ``(x,y)`` here; a legend says so at the start and on
+``help``.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
@@ -19,12 +28,70 @@ from stratagem.baselines.agent import Agent, make_agent
 from stratagem.envs.core import Game, State
 from stratagem.envs.registry import make_game
 
-__all__ = ["HumanPlayer", "play_game", "register"]
+__all__ = ["HumanPlayer", "coordinate_order", "display_name", "legend", "play_game", "register"]
 
-_HELP = (
-    "Enter an action by its number or its name (e.g. 'move (3,4)->(4,4)', 'end_turn').\n"
+_COMMANDS = (
     "Other commands: 'list' shows the legal actions, 'board' the board, 'quit' ends the game."
 )
+_PAIR = re.compile(r"\((-?\d+),(-?\d+)\)")
+
+
+def coordinate_order(game: Game) -> str | None:
+    """How ``game``'s own action names write a tile: ``"xy"``, ``"rowcol"`` or ``None`` (never).
+
+    Read from the game itself: the name of the action whose source tile is ``(x, y) = (0, 1)``
+    in the spatial layout shows which number comes first, so no table has to be kept in step
+    with the games.
+    """
+    layout = game.spec.action_layout
+    if layout is None or layout.height < 2:
+        return None
+    for plane in range(len(layout.planes)):
+        match = _PAIR.search(game.action_to_string(layout.encode(plane, 0, 1)))
+        if match is None:
+            continue
+        first = (int(match.group(1)), int(match.group(2)))
+        if first == (0, 1):
+            return "xy"
+        if first == (1, 0):
+            return "rowcol"
+    return None
+
+
+def _swap_pairs(text: str) -> str:
+    return _PAIR.sub(lambda m: f"({m.group(2)},{m.group(1)})", text)
+
+
+def display_name(game: Game, action: int, order: str | None = "auto") -> str:
+    """The name of ``action`` with its coordinates written ``(x,y)`` (column, row).
+
+    Args:
+        game: The game.
+        action: Index in the flat action space.
+        order: :func:`coordinate_order` of the game when the caller has it already (it is
+            read from the game when left at ``"auto"``).
+    """
+    name = game.action_to_string(action)
+    if order == "auto":
+        order = coordinate_order(game)
+    return _swap_pairs(name) if order == "rowcol" else name
+
+
+def legend(game: Game) -> str:
+    """What the numbers and coordinates of ``stratagem play`` mean, for ``game``."""
+    lines = [
+        "Enter an action by its number or its name (e.g. 'end_turn'). An action's number is its "
+        f"index in the action space (0..{game.spec.action_size - 1}): it always means the same "
+        "action.",
+    ]
+    if coordinate_order(game) is not None:
+        lines.append(
+            "Coordinates are (x,y): x = column (numbers across the top of the board), y = row "
+            "(numbers down the left side), from 0 at the top-left; e.g. 'move (3,4)->(4,4)' "
+            "moves the piece in column 3, row 4 one column to the right."
+        )
+    lines.append(_COMMANDS)
+    return "\n".join(textwrap.fill(line, width=100) for line in lines)
 
 
 class QuitGame(Exception):
@@ -52,6 +119,7 @@ class HumanPlayer:
         self.game = game
         self.read = read
         self.out = out
+        self.order = coordinate_order(game)
 
     def reset(self) -> None:
         """Nothing to forget."""
@@ -59,7 +127,7 @@ class HumanPlayer:
     def act(self, state: State, *, rng: np.random.Generator) -> int:
         """Prompt until the person names a legal action."""
         legal = [int(a) for a in state.legal_actions()]
-        self._list(state, legal)
+        self._list(legal)
         while True:
             try:
                 text = self.read(f"player {state.current_player}> ").strip()
@@ -70,10 +138,10 @@ class HumanPlayer:
             if text in ("quit", "exit", "q"):
                 raise QuitGame
             if text in ("help", "?"):
-                print(_HELP, file=self.out)
+                print(legend(self.game), file=self.out)
                 continue
             if text == "list":
-                self._list(state, legal)
+                self._list(legal)
                 continue
             if text == "board":
                 print(state, file=self.out)
@@ -82,28 +150,44 @@ class HumanPlayer:
             if action is not None:
                 return action
 
+    def _name(self, action: int) -> str:
+        return display_name(self.game, action, self.order)
+
     def _parse(self, text: str, legal: list[int]) -> int | None:
+        size = self.game.spec.action_size
         if text.lstrip("-").isdigit():
-            index = int(text)
-            if 0 <= index < len(legal):
-                return legal[index]
-            print(f"no action number {index}: choose 0..{len(legal) - 1}", file=self.out)
-            return None
+            action = int(text)
+            if not 0 <= action < size:
+                print(f"no action number {action}: actions are 0..{size - 1}", file=self.out)
+                return None
+            if action not in legal:
+                print(
+                    f"action {action} ({self._name(action)}) is not legal now; "
+                    "type 'list' for the legal actions",
+                    file=self.out,
+                )
+                return None
+            return action
         try:
-            action = self.game.string_to_action(text)
+            action = self.game.string_to_action(
+                _swap_pairs(text) if self.order == "rowcol" else text
+            )
         except ValueError as exc:
-            print(f"{exc} (type 'help')", file=self.out)
+            message = str(exc)
+            if self.order == "rowcol":
+                message = message.replace(_swap_pairs(text), text)
+            print(f"{message} (type 'help')", file=self.out)
             return None
         if action not in legal:
             print(f"'{text}' is not legal now; type 'list' for the legal actions", file=self.out)
             return None
         return action
 
-    def _list(self, state: State, legal: list[int]) -> None:
-        names = [f"{i:>3}: {self.game.action_to_string(a)}" for i, a in enumerate(legal)]
+    def _list(self, legal: list[int]) -> None:
+        names = [f"{a:>{len(str(legal[-1]))}}: {self._name(a)}" for a in legal]
         width = max(len(n) for n in names) + 2
         columns = max(1, 100 // width)
-        print("legal actions:", file=self.out)
+        print("legal actions (number: name):", file=self.out)
         for row in range(0, len(names), columns):
             print(
                 "".join(n.ljust(width) for n in names[row : row + columns]).rstrip(), file=self.out
@@ -125,6 +209,7 @@ def play_game(
     """
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(seed)
+    order = coordinate_order(game)
     for player in players:
         player.reset()
     if verbose:
@@ -135,7 +220,8 @@ def play_game(
         action = player.act(state.observed_by(state.current_player), rng=rng)
         if verbose:
             print(
-                f"player {state.current_player} ({player.name}): {game.action_to_string(action)}",
+                f"player {state.current_player} ({player.name}): "
+                f"{display_name(game, action, order)}",
                 file=out,
             )
         state.apply(action)
@@ -178,7 +264,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         HumanPlayer(game) if spec == "human" else make_agent(spec, game) for spec in specs
     ]
     if any(spec == "human" for spec in specs):
-        print(_HELP)
+        print(legend(game))
     try:
         state = play_game(game, players, seed=args.seed, verbose=not args.quiet)
     except QuitGame:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import re
 import statistics
@@ -44,6 +45,8 @@ from stratagem.baselines.agent import make_agent
 from stratagem.envs.registry import make_game
 
 __all__ = ["GAMES", "TABLE_I", "main", "paper_agents", "register"]
+
+logger = logging.getLogger(__name__)
 
 #: Short name -> (registry name, maps cycled over game pairs, the paper's budget).
 GAMES: dict[str, tuple[str, tuple[str, ...], int]] = {
@@ -346,7 +349,7 @@ def _cmd_speed(args: argparse.Namespace) -> int:
             state.apply(mover.act(state.clone(), rng=rng))
         if not state.is_terminal():
             positions.append((game, state))
-    print(f"{args.game}: {len(positions)} positions, budget {budget}")
+    logger.info("%s: %d positions, budget %s", args.game, len(positions), budget)
     for label, spec in (("MCTS_u", plain), ("SCSA", scsa)):
         iters = calls = 0
         seconds = 0.0
@@ -361,9 +364,12 @@ def _cmd_speed(args: argparse.Namespace) -> int:
             seconds += time.process_time() - t0
             iters += agent.last_stats.iterations
             calls += agent.last_stats.fm_calls
-        print(
-            f"  {label:7s} {iters / seconds:9.1f} iterations/s  {calls / seconds:9.0f} calls/s  "
-            f"{seconds / len(positions):.3f} CPU s/decision"
+        logger.info(
+            "  %-7s %9.1f iterations/s  %9.0f calls/s  %.3f CPU s/decision",
+            label,
+            iters / seconds,
+            calls / seconds,
+            seconds / len(positions),
         )
     return 0
 
@@ -427,6 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     register(sub)
     args = parser.parse_args(["scsa", *(sys.argv[1:] if argv is None else argv)])
+    logging.basicConfig(level=logging.INFO, format="%(message)s")  # progress lines, on stderr
     try:
         return args.func(args)
     except ValueError as exc:

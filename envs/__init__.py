@@ -5,6 +5,7 @@ name, or the PettingZoo entry modules (``stratagem.envs.kill_the_king_v0``).
 """
 
 from stratagem.envs.core import (
+    ActionTypeError,
     Game,
     GameSpec,
     IllegalActionError,
@@ -14,6 +15,7 @@ from stratagem.envs.core import (
 )
 from stratagem.envs.registry import (
     UnknownGameError,
+    UnknownOptionError,
     game_entry,
     list_games,
     make_game,
@@ -22,6 +24,7 @@ from stratagem.envs.registry import (
 )
 
 __all__ = [
+    "ActionTypeError",
     "Game",
     "GameSpec",
     "IllegalActionError",
@@ -29,6 +32,7 @@ __all__ = [
     "SpatialActionLayout",
     "State",
     "UnknownGameError",
+    "UnknownOptionError",
     "game_entry",
     "list_games",
     "make_game",

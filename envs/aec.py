@@ -4,7 +4,9 @@ One class serves all games through the forward-model contract: agents are ``play
 ``player_{n-1}``, :meth:`StratagemAECEnv.observe` returns ``{"observation", "action_mask"}``,
 the mask is also in ``infos[agent]["action_mask"]``, rewards are the game's returns given at the
 end, and the same agent stays selected for as long as the game keeps it the mover (multi-action
-turns). ``env.unwrapped.state`` is the forward model; ``clone()`` it before searching.
+turns). ``env.unwrapped.game_state`` is the forward model; ``clone()`` it before searching.
+``env.state()`` is PettingZoo's global state (every player's observation, stacked on the channel
+axis, see :meth:`StratagemAECEnv.state`) and ``env.state_space`` its space.
 
 Every game has a PettingZoo entry module ``stratagem.envs.<game>_v0`` whose ``env()`` and
 ``raw_env()`` come from :func:`make_env_functions`. Example::
@@ -28,11 +30,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.base import BaseWrapper
 
-from stratagem.envs.core import State
+from stratagem.envs.core import IllegalActionError, State, as_action_index
 from stratagem.envs.registry import make_game
 
-__all__ = ["StratagemAECEnv", "make_env_functions", "wrap_aec"]
+__all__ = ["CheckActionWrapper", "StratagemAECEnv", "make_env_functions", "wrap_aec"]
 
 
 class StratagemAECEnv(AECEnv):
@@ -44,8 +47,15 @@ class StratagemAECEnv(AECEnv):
             ``"rgb_array"`` (returns a picture).
         **config: The game's configuration keywords (``map="kwah:3"``, ...).
 
+    Attributes:
+        game_state: The forward model of the current game (a :class:`State`). It is not called
+            ``state`` because :meth:`state` is PettingZoo's global-state method.
+        state_space: Box of :meth:`state`.
+
     Raises:
-        UnknownGameError, ValueError: For an unknown game, option or render mode.
+        UnknownGameError: For an unknown game.
+        UnknownOptionError: For an unknown option (a ``TypeError`` and a ``ValueError``).
+        ValueError: For a bad option value or render mode.
     """
 
     metadata: dict[str, Any] = {
@@ -56,14 +66,16 @@ class StratagemAECEnv(AECEnv):
 
     def __init__(self, game: str, render_mode: str | None = None, **config: Any) -> None:
         super().__init__()
+        self.game = make_game(game, **config)
+        spec = self.game.spec
+        self.metadata = {**self.metadata, "name": f"{spec.name}_v{spec.version}"}
+        if self.game.new_initial_state(0).render_module is None:  # a game without pictures
+            self.metadata["render_modes"] = ["human", "ansi"]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or "
                 f"None, got {render_mode!r}"
             )
-        self.game = make_game(game, **config)
-        spec = self.game.spec
-        self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -76,9 +88,14 @@ class StratagemAECEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(spec.action_size) for a in self.possible_agents}
+        height, width, channels = spec.observation_shape
+        self.state_space = spaces.Box(
+            low, high, (height, width, channels * spec.num_players), np.float32
+        )
         self._seeder = np.random.default_rng()
-        self.state: State = self.game.new_initial_state(0)
+        self.game_state: State = self.game.new_initial_state(0)
         self.agents = []
+        self._has_reset = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         """Dict space of ``observation`` (float32 planes) and ``action_mask`` (int8)."""
@@ -92,33 +109,63 @@ class StratagemAECEnv(AECEnv):
         """Start a new game; the same ``seed`` gives the same game."""
         if seed is not None:
             self._seeder = np.random.default_rng(seed)
-        self.state = self.game.new_initial_state(int(self._seeder.integers(2**31)))
+        self.game_state = self.game.new_initial_state(int(self._seeder.integers(2**31)))
+        self._has_reset = True
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game_state.current_player]
         self.infos = {a: {} for a in self.agents}
         self._update_masks()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Planes seen by ``agent`` and its int8 action mask (zeros when it is not to move)."""
         return {
-            "observation": self.state.observation(self._index[agent]),
+            "observation": self.game_state.observation(self._index[agent]),
             "action_mask": self._mask(agent),
         }
 
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: every player's observation, stacked on the channel axis.
+
+        Player ``i``'s planes (in its own relative frame) are channels ``i·C .. (i+1)·C − 1``
+        of an ``H × W × (num_players·C)`` float32 array (``state_space``). As in PettingZoo's
+        MPE environments, the global state is the concatenation of the agents' views: for a
+        perfect-information game it holds the whole position; for Tribes it holds everything
+        any tribe sees, each tribe's private figures included (tiles no tribe has seen stay
+        fog). It is what centralized critics (QMIX, MAPPO) take, never what an agent acts on.
+        """
+        return np.concatenate(
+            [self.game_state.observation(p) for p in range(self.game.spec.num_players)], axis=-1
+        )
+
     def step(self, action: int | None) -> None:
-        """Apply the selected agent's action; ``None`` for an agent that is already done."""
+        """Apply the selected agent's action; ``None`` for an agent that is already done.
+
+        Raises:
+            RuntimeError: Before the first :meth:`reset`, or once every agent is done.
+            ActionTypeError: For an action that is not an integer (a bool, float, str, ...).
+            IllegalActionError: For an illegal or out-of-space action (nothing changes).
+        """
+        name = self.metadata["name"]
+        if not self._has_reset:
+            raise RuntimeError(f"{name}: step() called before reset(); call env.reset() first")
+        if not self.agents:
+            raise RuntimeError(
+                f"{name}: step() called after the game ended (every agent is done); "
+                "call env.reset() to start a new game"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = as_action_index(action, f"{name} ({agent})")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(action)  # raises IllegalActionError, leaving everything unchanged
-        if self.state.is_terminal():
-            returns = self.state.returns()
+        self.game_state.apply(action)  # raises IllegalActionError, leaving everything unchanged
+        if self.game_state.is_terminal():
+            returns = self.game_state.returns()
             for a in self.agents:
                 self.rewards[a] = float(returns[self._index[a]])
                 self.terminations[a] = True
@@ -127,7 +174,7 @@ class StratagemAECEnv(AECEnv):
                 (self._index[agent] + 1) % len(self.possible_agents)
             ]
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.game_state.current_player]
         self._update_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -138,8 +185,8 @@ class StratagemAECEnv(AECEnv):
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            return self.state.render_rgb()
-        text = str(self.state)
+            return self.game_state.render_rgb()
+        text = str(self.game_state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -149,19 +196,60 @@ class StratagemAECEnv(AECEnv):
         """Nothing to release."""
 
     def _mask(self, agent: str) -> np.ndarray:
-        if self.state.is_terminal() or self._index[agent] != self.state.current_player:
+        state = self.game_state
+        if state.is_terminal() or self._index[agent] != state.current_player:
             return np.zeros(self.game.spec.action_size, dtype=np.int8)
-        return self.state.legal_action_mask().astype(np.int8)
+        return state.legal_action_mask().astype(np.int8)
 
     def _update_masks(self) -> None:
         for a in self.agents:
             self.infos[a] = {"action_mask": self._mask(a)}
 
 
+class CheckActionWrapper(BaseWrapper):
+    """Rejects a non-integer or out-of-space action with an error that names it.
+
+    It takes the place of PettingZoo's ``AssertOutOfBoundsWrapper``, whose bare ``assert`` does
+    not name the action and vanishes under ``python -O``, and it runs before
+    ``TerminateIllegalWrapper`` indexes the mask with the action (a ``bool`` there would raise
+    numpy's "truth value is ambiguous"). An in-space action that is illegal is left to
+    ``TerminateIllegalWrapper`` (the mover loses); an action that is not in the space at all is a
+    programming error, so it raises.
+    """
+
+    def step(self, action: Any) -> None:
+        """Check ``action`` for the selected agent, then pass it on as a Python ``int``.
+
+        Raises:
+            ActionTypeError: For an action that is not an integer (``None`` included) given to
+                an agent that is not done.
+            IllegalActionError: For an integer outside the agent's ``Discrete`` space.
+        """
+        agent = self.agent_selection
+        if not (self.terminations[agent] or self.truncations[agent]):
+            name = f"{self.metadata.get('name', 'env')} ({agent})"
+            action = as_action_index(action, name)
+            size = int(self.action_space(agent).n)
+            if not 0 <= action < size:
+                raise IllegalActionError(
+                    f"{name}: action {action} is outside the action space "
+                    f"Discrete({size}) (0..{size - 1})"
+                )
+        super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def wrap_aec(env: StratagemAECEnv) -> AECEnv:
-    """PettingZoo's standard wrappers: an illegal move ends the game with -1 to the mover."""
+    """PettingZoo's standard wrappers: an illegal move ends the game with -1 to the mover.
+
+    Order, inside out: ``TerminateIllegalWrapper`` (an illegal in-space action: -1 to the mover,
+    game over), :class:`CheckActionWrapper` (a non-integer or out-of-space action raises a
+    clear error), ``OrderEnforcingWrapper`` (reset before step).
+    """
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = CheckActionWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 

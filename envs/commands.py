@@ -19,7 +19,7 @@ __all__ = ["benchmark_game", "parse_config", "register"]
 
 
 def parse_config(items: Sequence[str] | None) -> dict[str, Any]:
-    """Turn ``["map=kwah:3", "round_limit=50"]`` into keywords (values parsed as JSON if they can).
+    """Turn ``["map=kwah:3", "max_rounds=49"]`` into keywords (values parsed as JSON if they can).
 
     Raises:
         ValueError: If an item is not written ``key=value``.
@@ -40,7 +40,7 @@ def add_config_argument(parser: argparse.ArgumentParser) -> None:
         "-c",
         action="append",
         metavar="KEY=VALUE",
-        help="game option, repeatable (e.g. -c map=kwah:3 -c round_limit=50)",
+        help="game option, repeatable (e.g. -c map=kwah:3 -c max_rounds=49)",
     )
 
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 import importlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
 __all__ = [
+    "ActionTypeError",
     "Game",
     "GameSpec",
     "IllegalActionError",
@@ -27,6 +30,14 @@ __all__ = [
     "SpatialActionLayout",
     "State",
     "TwoPlayerState",
+    "as_action_index",
+    "expect_bool",
+    "expect_int",
+    "expect_int_list",
+    "expect_list",
+    "load_state_json",
+    "refuse_file_option",
+    "untrusted_config",
 ]
 
 
@@ -37,8 +48,175 @@ class IllegalActionError(ValueError):
     """
 
 
+class ActionTypeError(IllegalActionError, TypeError):
+    """Raised for an action that is not an integer index (a bool, float, string, ``None``, ...).
+
+    Actions are indices of a ``Discrete`` space, so only Python and numpy integers (and 0-d
+    integer arrays, which Gymnasium's ``Discrete.contains`` accepts) are actions; converting
+    anything else with ``int()`` would silently play another action (``3.7`` plays 3, ``True``
+    plays 1, ``"408"`` plays 408). It is a ``TypeError`` (the wrong type) and an
+    :class:`IllegalActionError`, so code catching either sees it.
+    """
+
+
+def as_action_index(action: Any, where: str) -> int:
+    """``action`` as a Python ``int`` if it is an integer, else :class:`ActionTypeError`.
+
+    Accepts ``int`` and numpy integer scalars and 0-d integer arrays; rejects ``bool`` (an
+    ``int`` subclass in Python, but never meant as an index), floats, strings, bytes,
+    ``Decimal``, ``None`` and arrays of other shapes. The range is not checked here: what an
+    out-of-range index means is the caller's rule.
+
+    Args:
+        action: The value given as an action.
+        where: Prefix of the error message (the game or environment name).
+    """
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    raise ActionTypeError(
+        f"{where}: an action must be an integer index (int or numpy integer), got "
+        f"{action!r} of type {type(action).__name__}"
+    )
+
+
 class InvalidStateError(ValueError):
     """Raised when a serialized state (JSON) is malformed or belongs to another game."""
+
+
+#: Deepest nesting of lists and objects a state's JSON may have (real states use at most 5);
+#: deeper text is refused before anything walks it, so no reader can hit the recursion limit.
+MAX_JSON_DEPTH = 32
+
+_UNTRUSTED: ContextVar[bool] = ContextVar("stratagem_untrusted_config", default=False)
+
+
+@contextmanager
+def untrusted_config() -> Iterator[None]:
+    """Build games from configuration read from untrusted input inside this block.
+
+    Inside it, :func:`refuse_file_option` raises: a game option naming a file (a map path) is
+    refused, so that loading a state's JSON never opens a file the JSON chose. Registered map
+    names and inline layouts stay allowed: they read only the package's own data.
+    """
+    token = _UNTRUSTED.set(True)
+    try:
+        yield
+    finally:
+        _UNTRUSTED.reset(token)
+
+
+def refuse_file_option(game: str, option: str, value: str) -> None:
+    """Raise :class:`InvalidStateError` if ``value`` (a file path) comes from untrusted input.
+
+    Games call it before opening a file named by an option, so the refusal happens before any
+    file system access (not even an existence check).
+    """
+    if _UNTRUSTED.get():
+        raise InvalidStateError(
+            f"{game}: {option} {value!r} is a file path, and a state's JSON is untrusted: "
+            "state_from_json(text) opens no file. Pass trusted=True for JSON you wrote "
+            "yourself, or build the game and call game.state_from_json(text)"
+        )
+
+
+def load_state_json(text: Any, where: str) -> dict[str, Any]:
+    """Parse a state's JSON text into its top-level object, refusing what no state contains.
+
+    Refused, as :class:`InvalidStateError`: text that is not a ``str``/``bytes``, invalid JSON,
+    ``NaN``/``Infinity`` (not JSON, though Python writes them), numbers Python will not convert,
+    nesting deeper than :data:`MAX_JSON_DEPTH`, and a top level that is not an object.
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidStateError(f"{where}: state JSON must be text, got {type(text).__name__}")
+
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        data = json.loads(text, parse_constant=no_constant)
+    except RecursionError:
+        raise InvalidStateError(
+            f"{where}: state JSON is nested deeper than {MAX_JSON_DEPTH} levels"
+        ) from None
+    except (ValueError, TypeError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        raise InvalidStateError(f"{where}: state is not valid JSON: {exc}") from exc
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            if depth > MAX_JSON_DEPTH:
+                raise InvalidStateError(
+                    f"{where}: state JSON is nested deeper than {MAX_JSON_DEPTH} levels"
+                )
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+        elif isinstance(value, float) and not np.isfinite(value):
+            raise InvalidStateError(f"{where}: state JSON holds a non-finite number")
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"{where}: state JSON must be an object")
+    return data
+
+
+def _brief(value: Any, limit: int = 60) -> str:
+    """``repr`` of a value read from JSON, cut short for error messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def expect_int(
+    value: Any, field: str, lo: int | None = None, hi: int | None = None, *, game: str
+) -> int:
+    """``value`` if it is a JSON integer (not a bool, not a float) within ``lo..hi``.
+
+    Raises:
+        InvalidStateError: Naming ``field`` and what was found.
+    """
+    if type(value) is not int or (lo is not None and value < lo) or (hi is not None and value > hi):
+        if lo is not None and hi is not None:
+            want = f"an integer in {lo}..{hi}"
+        elif lo is not None:
+            want = f"an integer >= {lo}"
+        elif hi is not None:
+            want = f"an integer <= {hi}"
+        else:
+            want = "an integer"
+        raise InvalidStateError(f"{game}: state field {field} must be {want}, got {_brief(value)}")
+    return value
+
+
+def expect_bool(value: Any, field: str, *, game: str) -> bool:
+    """``value`` if it is ``true`` or ``false``, else :class:`InvalidStateError`."""
+    if type(value) is not bool:
+        raise InvalidStateError(
+            f"{game}: state field {field} must be true or false, got {_brief(value)}"
+        )
+    return value
+
+
+def expect_list(value: Any, field: str, length: int | None = None, *, game: str) -> list[Any]:
+    """``value`` if it is a JSON list (of ``length`` items when given)."""
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        want = "a list" if length is None else f"a list of {length} items"
+        raise InvalidStateError(f"{game}: state field {field} must be {want}, got {_brief(value)}")
+    return value
+
+
+def expect_int_list(
+    value: Any,
+    field: str,
+    length: int | None = None,
+    lo: int | None = None,
+    hi: int | None = None,
+    *,
+    game: str,
+) -> list[int]:
+    """A copy of ``value`` if it is a list (of ``length``) of integers within ``lo..hi``."""
+    items = expect_list(value, field, length, game=game)
+    for i, item in enumerate(items):
+        expect_int(item, f"{field}[{i}]", lo, hi, game=game)
+    return list(items)
 
 
 @dataclass(frozen=True)
@@ -167,39 +345,59 @@ class Game(ABC):
     def state_from_json(self, text: str) -> State:
         """Rebuild a state written by :meth:`State.to_json` for this same configuration.
 
+        The JSON is treated as untrusted input: every field is checked for its type, its range
+        and its agreement with the rest of the state, and the rebuilt state must write back
+        exactly the JSON it was read from (so nothing is ignored, coerced or repaired). A state
+        that passes plays on like the one that was saved. Nothing is opened or imported on the
+        JSON's say: the game (and its map) is this one.
+
         Raises:
             InvalidStateError: If the text is not JSON, is another game's or another
-                configuration's state, or its fields are malformed.
+                configuration's state, or a field is malformed (the message names it).
         """
-        try:
-            data = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
-            raise InvalidStateError(f"{self.spec.name}: state is not valid JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise InvalidStateError(f"{self.spec.name}: state JSON must be an object")
-        if data.get("game") != self.spec.name:
+        name = self.spec.name
+        data = load_state_json(text, name)
+        if data.get("game") != name:
             raise InvalidStateError(
-                f"state JSON is for game {data.get('game')!r}, not {self.spec.name!r}"
+                f"state JSON is for game {_brief(data.get('game'))}, not {name!r}"
             )
-        if data.get("version") != self.spec.version:
+        if type(data.get("version")) is not int or data.get("version") != self.spec.version:
             raise InvalidStateError(
-                f"{self.spec.name}: state JSON has rules version {data.get('version')!r}, "
+                f"{name}: state JSON has rules version {_brief(data.get('version'))}, "
                 f"this game is version {self.spec.version}"
             )
-        if data.get("config") != _jsonable(dict(self.spec.config)):
+        config = _jsonable(dict(self.spec.config))
+        if json.dumps(data.get("config"), sort_keys=True) != json.dumps(config, sort_keys=True):
             raise InvalidStateError(
-                f"{self.spec.name}: state JSON was written with configuration "
-                f"{data.get('config')!r}, this game has {dict(self.spec.config)!r}"
+                f"{name}: state JSON was written with configuration "
+                f"{_brief(data.get('config'), 200)}, this game has {dict(self.spec.config)!r}"
             )
-        state = data.get("state")
-        if not isinstance(state, dict):
-            raise InvalidStateError(f"{self.spec.name}: state JSON lacks a 'state' object")
+        fields = data.get("state")
+        if not isinstance(fields, dict):
+            raise InvalidStateError(f"{name}: state JSON lacks a 'state' object")
+        extra = sorted(set(data) - {"game", "version", "config", "state"})
+        if extra:
+            raise InvalidStateError(f"{name}: state JSON has unknown key(s) {', '.join(extra)}")
         try:
-            return self._state_from_dict(state)
+            state = self._state_from_dict(fields)
+            _check_restored(state, fields)
         except InvalidStateError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise InvalidStateError(f"{self.spec.name}: malformed state JSON: {exc!r}") from exc
+        except KeyError as exc:
+            raise InvalidStateError(
+                f"{name}: malformed state JSON: missing field or unknown id {exc.args[0]!r}"
+            ) from exc
+        except (
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            OverflowError,
+            ZeroDivisionError,
+            RecursionError,
+        ) as exc:
+            raise InvalidStateError(f"{name}: malformed state JSON: {exc!r}") from exc
+        return state
 
     def __repr__(self) -> str:
         options = ", ".join(f"{k}={v!r}" for k, v in self.spec.config.items())
@@ -345,12 +543,13 @@ class State(ABC):
         )
 
     def check_action_index(self, action: Any) -> int:
-        """Validate that ``action`` is an integer index of the action space and return it."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(
-                f"{self.game.spec.name}: action must be an integer index, got {action!r}"
-            )
-        action = int(action)
+        """Validate that ``action`` is an integer index of the action space and return it.
+
+        Raises:
+            ActionTypeError: If ``action`` is not an integer (see :func:`as_action_index`).
+            IllegalActionError: If it is outside ``0..action_size - 1``.
+        """
+        action = as_action_index(action, self.game.spec.name)
         if not 0 <= action < self.game.spec.action_size:
             raise IllegalActionError(
                 f"{self.game.spec.name}: action {action} is outside the action space "
@@ -386,16 +585,55 @@ def rng_state(rng: np.random.Generator | None) -> dict[str, Any] | None:
     return None if rng is None else rng.bit_generator.state
 
 
-def rng_from_state(data: Mapping[str, Any] | None) -> np.random.Generator | None:
-    """Rebuild a generator written by :func:`rng_state`."""
+#: Bit generators a state's JSON may name: those whose state is plain integers (numpy's default
+#: ``PCG64`` and its ``DXSM`` variant). Nothing else is looked up on the JSON's say.
+_JSON_BIT_GENERATORS = {"PCG64": np.random.PCG64, "PCG64DXSM": np.random.PCG64DXSM}
+
+
+def rng_from_state(
+    data: Any, field: str = "rng", game: str = "state"
+) -> np.random.Generator | None:
+    """Rebuild a generator written by :func:`rng_state` (``None`` passes through).
+
+    Raises:
+        InvalidStateError: Naming ``field``, unless ``data`` is exactly a state that
+            :func:`rng_state` writes: a known bit generator, integers in range, no other keys.
+    """
     if data is None:
         return None
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"{game}: state field {field} must be a generator state object")
     name = data.get("bit_generator")
-    bit_gen_cls = getattr(np.random, str(name), None)
+    bit_gen_cls = _JSON_BIT_GENERATORS.get(name) if isinstance(name, str) else None
     if bit_gen_cls is None:
-        raise InvalidStateError(f"unknown bit generator {name!r} in state JSON")
+        raise InvalidStateError(
+            f"{game}: state field {field}.bit_generator must be one of "
+            f"{', '.join(_JSON_BIT_GENERATORS)}, got {_brief(name)}"
+        )
+    inner = data.get("state")
+    if set(data) != {"bit_generator", "state", "has_uint32", "uinteger"} or not (
+        isinstance(inner, dict) and set(inner) == {"state", "inc"}
+    ):
+        raise InvalidStateError(
+            f"{game}: state field {field} must hold bit_generator, state {{state, inc}}, "
+            "has_uint32 and uinteger"
+        )
+    expect_int(inner["state"], f"{field}.state.state", 0, (1 << 128) - 1, game=game)
+    if expect_int(inner["inc"], f"{field}.state.inc", 0, (1 << 128) - 1, game=game) % 2 == 0:
+        raise InvalidStateError(f"{game}: state field {field}.state.inc must be odd (PCG streams)")
+    expect_int(data["has_uint32"], f"{field}.has_uint32", 0, 1, game=game)
+    expect_int(data["uinteger"], f"{field}.uinteger", 0, (1 << 32) - 1, game=game)
     bit_gen = bit_gen_cls()
-    bit_gen.state = dict(data)
+    try:
+        bit_gen.state = dict(data)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InvalidStateError(
+            f"{game}: state field {field} is not a generator state: {exc}"
+        ) from exc
+    if bit_gen.state != data:
+        raise InvalidStateError(
+            f"{game}: state field {field} is not a state its generator can be in"
+        )
     return np.random.Generator(bit_gen)
 
 
@@ -406,6 +644,49 @@ def clone_rng(rng: np.random.Generator | None) -> np.random.Generator | None:
     bit_gen = type(rng.bit_generator)()
     bit_gen.state = rng.bit_generator.state
     return np.random.Generator(bit_gen)
+
+
+def _check_restored(state: State, fields: Mapping[str, Any]) -> None:
+    """The checks every game's rebuilt state passes: seat, result, a move, exact round trip.
+
+    ``current_player`` (and a two-player ``winner``) must be a real ``int`` (a ``0.0`` or
+    ``true`` read from JSON would index lists and compare equal, then fail far away); a game
+    that is not over must offer its player a legal action; and the state must write back
+    exactly the fields it was read from: an unknown field, a missing one or a value the game
+    would store differently (``1.0`` for ``1``) is refused here, naming the field.
+    """
+    name = state.game.spec.name
+    player = state.current_player
+    if type(player) is not int or not 0 <= player < state.game.spec.num_players:
+        raise InvalidStateError(
+            f"{name}: state field current_player must be a seat 0.."
+            f"{state.game.spec.num_players - 1}, got {_brief(player)}"
+        )
+    if isinstance(state, TwoPlayerState):
+        winner = state.winner
+        if winner is not None and (type(winner) is not int or winner not in (-1, 0, 1)):
+            raise InvalidStateError(
+                f"{name}: state field winner must be null, -1, 0 or 1, got {_brief(winner)}"
+            )
+    if not state.is_terminal() and not state.legal_action_list():
+        raise InvalidStateError(
+            f"{name}: the state is not over but its player has no legal action (a finished "
+            "game's result was removed, or fields disagree)"
+        )
+    written = state._to_dict()
+    unknown = sorted(set(fields) - set(written))
+    if unknown:
+        raise InvalidStateError(f"{name}: state JSON has unknown field(s) {', '.join(unknown)}")
+    missing = sorted(set(written) - set(fields))
+    if missing:
+        raise InvalidStateError(f"{name}: state JSON lacks field(s) {', '.join(missing)}")
+    for key in written:
+        if json.dumps(written[key], sort_keys=True) != json.dumps(fields[key], sort_keys=True):
+            raise InvalidStateError(
+                f"{name}: state field {key} does not describe a state of this game "
+                f"(read {_brief(fields[key])}, which the game would write as "
+                f"{_brief(written[key])})"
+            )
 
 
 def _jsonable(value: Any) -> Any:

@@ -13,11 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratagem.envs.core import Game, InvalidStateError, State
+from stratagem.envs.core import Game, InvalidStateError, State, load_state_json, untrusted_config
 
 __all__ = [
     "GameEntry",
     "UnknownGameError",
+    "UnknownOptionError",
     "game_entry",
     "list_games",
     "make_game",
@@ -35,6 +36,16 @@ class UnknownGameError(KeyError, ValueError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown game"
+
+
+class UnknownOptionError(TypeError, ValueError):
+    """Raised for a configuration keyword that the game does not have.
+
+    It is a ``TypeError`` because that is Python's convention for an unexpected keyword
+    argument, and libraries that probe ``gym.make(id, some_option=...)`` fall back on exactly
+    that; it is also a ``ValueError`` (bad input), so code that validates user input with
+    ``except ValueError`` keeps working.
+    """
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,25 @@ class GameEntry:
 
 
 _REGISTRY: dict[str, GameEntry] = {}
+
+#: Options that no game has any more, with what replaced them. ``make_game`` rejects them with
+#: this message (as :class:`UnknownOptionError`), so that old scripts fail loudly and say what to
+#: write, instead of silently playing another length. Every game's length option is
+#: ``max_rounds``: rounds played at most, a round being one turn of every player.
+RENAMED_OPTIONS: dict[str, str] = {
+    "round_limit": (
+        "use max_rounds, the number of rounds played at most; round_limit was the round "
+        "counter's draw value, which starts at 1, so round_limit=N is max_rounds=N-1"
+    ),
+    "turn_limit": (
+        "use max_rounds, the number of rounds played at most (a round is a turn of each "
+        "player); turn_limit counted player-turns, so turn_limit=N is max_rounds=N/2"
+    ),
+    "max_turns": (
+        "use max_rounds, the number of rounds played at most; max_turns was the last turn, "
+        "counted from 0, so max_turns=N is max_rounds=N+1 (0 still means the mode's length)"
+    ),
+}
 
 
 def register(
@@ -125,26 +155,55 @@ def make_game(name: str, **config: Any) -> Game:
 
     Raises:
         UnknownGameError: If the game is not registered.
-        ValueError: If an option is unknown or its value is invalid (the game's factory decides
-            what is valid and says why).
+        UnknownOptionError: If an option is unknown (a ``TypeError`` and a ``ValueError``).
+        ValueError: If an option's value is invalid (the game's factory decides what is valid
+            and says why).
     """
     entry = game_entry(name)
+    renamed = [k for k in sorted(config) if k in RENAMED_OPTIONS and k not in entry.defaults]
+    if renamed:
+        raise UnknownOptionError(
+            f"{name}: option {renamed[0]!r} was renamed: {RENAMED_OPTIONS[renamed[0]]}"
+        )
     unknown = sorted(set(config) - set(entry.defaults))
     if unknown:
         valid = ", ".join(sorted(entry.defaults)) or "none"
-        raise ValueError(f"{name}: unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+        raise UnknownOptionError(
+            f"{name}: unknown option(s) {', '.join(unknown)}; valid options: {valid}"
+        )
     return entry.factory(**config)
 
 
-def state_from_json(text: str) -> State:
-    """Rebuild any registered game's state from :meth:`State.to_json` output."""
-    try:
-        data = json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise InvalidStateError(f"state is not valid JSON: {exc}") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+def state_from_json(text: str, *, trusted: bool = False) -> State:
+    """Rebuild any registered game's state from :meth:`State.to_json` output.
+
+    The game is built from the JSON's own ``game`` and ``config``, so the JSON decides what the
+    game constructor reads. By default (``trusted=False``) the JSON is untrusted input: a
+    configuration that names a file (a map or level path) is refused before any file is touched;
+    registered map names, generated maps and inline layouts are fine. Pass ``trusted=True`` only
+    for JSON you wrote yourself, or build the game and call ``game.state_from_json(text)``.
+
+    Raises:
+        InvalidStateError: For anything wrong with the text, including an unknown game, an
+            unknown or invalid option, or (untrusted) a file path in the configuration.
+    """
+    data = load_state_json(text, "state_from_json")
+    config = data.get("config")
+    if not isinstance(config, dict):
         raise InvalidStateError("state JSON must be an object with 'game' and 'config'")
-    game = make_game(str(data.get("game")), **data["config"])
+    if not isinstance(data.get("game"), str):
+        raise InvalidStateError(f"state JSON names no game: {data.get('game')!r}")
+    try:
+        if trusted:
+            game = make_game(data["game"], **config)
+        else:
+            with untrusted_config():
+                game = make_game(data["game"], **config)
+    except InvalidStateError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+        # an unknown game or option, or an option value its game refuses (or chokes on)
+        raise InvalidStateError(f"state JSON: {exc}") from exc
     return game.state_from_json(text)
 
 

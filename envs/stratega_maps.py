@@ -25,8 +25,11 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 import yaml
+
+from stratagem.envs.core import refuse_file_option
 
 __all__ = [
     "NEUTRAL",
@@ -180,6 +183,25 @@ class MapSource:
 
 
 Parser = Callable[[str, str], Board]
+
+
+def refuse_untrusted_file(spec: Any, *, game: str, sources: Mapping[str, MapSource]) -> None:
+    """Refuse a map that names a file while the configuration is untrusted.
+
+    Called by the games' constructors before they load a map (the loaders cache boards by
+    name, so the check cannot live behind the cache). A packaged source (``"kwah:3"``) and an
+    inline layout read no file the input chose; anything else is a path.
+
+    Raises:
+        InvalidStateError: Inside :func:`~stratagem.envs.core.untrusted_config` for a path.
+    """
+    if (
+        isinstance(spec, str)
+        and spec
+        and "\n" not in spec
+        and spec.partition(":")[0] not in sources
+    ):
+        refuse_file_option(game, "map", spec)
 
 
 def load_boards(

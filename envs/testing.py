@@ -198,7 +198,8 @@ def check_json_round_trip(game: Game, seed: int = 0, points: int = 5) -> None:
         state = replay(game, seed, actions[:k])
         text = state.to_json()
         json.loads(text)  # plain JSON
-        for restored in (game.state_from_json(text), state_from_json(text)):
+        # trusted: the configuration under test is the caller's (it may name a map file)
+        for restored in (game.state_from_json(text), state_from_json(text, trusted=True)):
             assert restored.to_json() == text, f"{where}: JSON round trip changed the state"
             assert restored.current_player == state.current_player
             assert np.array_equal(restored.legal_action_mask(), state.legal_action_mask())
@@ -317,8 +318,9 @@ def check_observations_hide_nothing_extra(game: Game, seed: int = 0) -> None:
 
 
 def check_aec(name: str, config: Mapping[str, Any], num_cycles: int = 300) -> None:
-    """PettingZoo's ``api_test`` and ``seed_test`` plus the stratagem AEC conventions."""
-    from pettingzoo.test import api_test, seed_test
+    """PettingZoo's ``api_test``, ``seed_test`` and ``state_test``, and the AEC conventions."""
+    from pettingzoo.test import api_test, seed_test, state_test
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
     from stratagem.envs.aec import StratagemAECEnv, wrap_aec
 
@@ -327,10 +329,12 @@ def check_aec(name: str, config: Mapping[str, Any], num_cycles: int = 300) -> No
 
     api_test(make_env(), num_cycles=num_cycles)
     seed_test(make_env, num_cycles=min(num_cycles, 100))
+    # the global state (state(), state_space) through the AEC and the parallel API
+    state_test(make_env(), turn_based_aec_to_parallel(make_env()), num_cycles=5)
     # mask in observe() == mask in infos, and the mover stays selected during its turn
     env = make_env()
     env.reset(seed=1)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     rng = np.random.default_rng(1)
     for agent in env.agent_iter(max_iter=2000):
         obs, _, term, trunc, info = env.last()
@@ -341,7 +345,7 @@ def check_aec(name: str, config: Mapping[str, Any], num_cycles: int = 300) -> No
             continue
         assert agent == f"player_{state.current_player}", f"{name}: wrong agent selected"
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
 
 
 def check_gymnasium(name: str, config: Mapping[str, Any]) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 from collections.abc import Sequence
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "configure_logging", "main"]
 
 #: Modules contributing subcommands, in the order ``stratagem --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -21,7 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "stratagem.baselines.ntbea",  # tune
     "stratagem.baselines.scsa_experiments",  # scsa (the SCSA paper's tables and figures)
     "stratagem.training.commands",  # train
-    "stratagem.envs.terra_mystica.commands",  # replay
+    "stratagem.baselines.viewer",  # replay (records, Terra Mystica ledgers), view
 )
 
 
@@ -40,10 +41,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time of each message (tests swap it)."""
+
+    @property
+    def stream(self) -> object:  # type: ignore[override]
+        """The current ``sys.stderr``."""
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: object) -> None:
+        pass
+
+
+def configure_logging() -> None:
+    """Show the library's messages (logger ``stratagem``, INFO and up) on stderr, once.
+
+    The library logs instead of printing, so that a program importing it decides what is shown;
+    the command line is such a program and shows progress lines as before. Idempotent.
+    """
+    logger = logging.getLogger("stratagem")
+    if not any(isinstance(h, _StderrHandler) for h in logger.handlers):
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False  # a root handler set up elsewhere would print it twice
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    configure_logging()
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2

@@ -25,7 +25,7 @@ def test_games_lists_facts(capsys):
     assert "kill_the_king" in out and "18497" in out and "stratagem/KillTheKing-v0" in out
     assert main(["games", "--json"]) == 0
     rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
-    assert rows["kill_the_king"]["options"] == {"map": "default", "round_limit": 100}
+    assert rows["kill_the_king"]["options"] == {"map": "default", "max_rounds": 99}
 
 
 def test_bench_writes_json(tmp_path, capsys):

@@ -269,9 +269,9 @@ def test_elimination_wins_at_once():
         act(s, "end_turn")
 
 
-def test_turn_limit_draw_keeps_hit_points():
-    s = scenario({(0, 0): "D", (6, 6): "b"}, units=1, turn_limit=3)
-    act(s, "end_turn", "end_turn")
+def test_max_rounds_draw_keeps_hit_points():
+    s = scenario({(0, 0): "D", (6, 6): "b"}, units=1, max_rounds=2)  # 4 player-turns
+    act(s, "end_turn", "end_turn", "end_turn")
     assert not s.is_terminal()
     act(s, "end_turn")
     assert s.is_terminal() and s.winner == -1
@@ -405,7 +405,7 @@ def test_malformed_armies_are_named(armies, kwargs, match):
         ({"units": 2.5}, "units"),
         ({"placement": "spiral"}, "placement"),
         ({"battleships": 6}, "battleships"),
-        ({"turn_limit": 0}, "turn_limit"),
+        ({"max_rounds": 0}, "max_rounds"),
         ({"unit_stats": {"cruiser": {"hp": 3}}}, "unknown unit type"),
         ({"unit_stats": {"destroyer": {"speed": 3}}}, "unknown attribute"),
         ({"unit_stats": {"destroyer": {"hp": 0}}}, "destroyer hp"),
@@ -429,7 +429,7 @@ def test_registry_rejects_unknown_options():
 
 
 def test_observation_planes():
-    s = scenario({(2, 3): "D", (3, 3): "b"}, units=1, turn_limit=10)
+    s = scenario({(2, 3): "D", (3, 3): "b"}, units=1, max_rounds=5)
     act(s, "attack 0 -> 0", "move 0 (-1,+0)")
     obs = s.observation(0)
     assert obs.shape == (7, 7, len(OBSERVATION_PLANES))

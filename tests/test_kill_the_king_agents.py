@@ -33,10 +33,10 @@ def board(
     mp: dict[int, int] | None = None,
     dead: tuple[int, ...] = (),
     player: int = 0,
-    round_limit: int = 100,
+    max_rounds: int = 99,
 ):
     """State on ``layout`` with some units' health or movement points changed, or removed."""
-    game = KillTheKingGame(map=layout, round_limit=round_limit)
+    game = KillTheKingGame(map=layout, max_rounds=max_rounds)
     state = game.new_initial_state()
     data = json.loads(state.to_json())
     fields = data["state"]
@@ -386,7 +386,7 @@ k0 .  .
     assert list(KillTheKingEvaluator().evaluate(won)) == [2.0, -2.0]
     # A draw by the round limit is worth -2 to both players, as a loss (the reference compares
     # the winner id, -1 for a draw, with the player).
-    draw = board(EVAL, round_limit=2)
+    draw = board(EVAL, max_rounds=1)
     end = draw.game.end_turn_action
     draw.apply(end)
     draw.apply(end)

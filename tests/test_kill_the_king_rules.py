@@ -625,14 +625,14 @@ def test_player_one_wins_by_killing_king_zero():
     assert not state.legal_action_mask().any()
 
 
-def test_round_limit_draw_when_the_counter_reaches_the_limit():
+def test_draw_when_the_round_counter_reaches_the_reference_limit():
     state = new_state(
         """
         k0 w1 .
         .  .  .
         .  .  k1
         """,
-        round_limit=3,
+        max_rounds=2,
     )
     assert state.tick == 1
     act(state, "end_turn")
@@ -641,7 +641,7 @@ def test_round_limit_draw_when_the_counter_reaches_the_limit():
     assert (state.tick, state.current_player, state.is_terminal()) == (2, 0, False)
     act(state, "end_turn")
     assert (state.tick, state.current_player, state.is_terminal()) == (2, 1, False)
-    act(state, "end_turn")  # tick 3 >= RoundLimit 3
+    act(state, "end_turn")  # tick 3 >= RoundLimit 3: two rounds played
     assert state.tick == 3
     assert state.is_terminal()
     assert state.winner == -1
@@ -651,7 +651,7 @@ def test_round_limit_draw_when_the_counter_reaches_the_limit():
     assert_illegal(state, "attack (0,0)->(1,0)")
 
 
-def test_default_round_limit_is_100_so_99_rounds_are_played():
+def test_default_max_rounds_is_99_as_the_reference_round_limit_100():
     state = new_state(
         """
         k0 .
@@ -672,8 +672,8 @@ def test_default_round_limit_is_100_so_99_rounds_are_played():
     assert state.winner == -1
 
 
-def test_round_limit_two_ends_after_one_round():
-    state = new_state("k0 .\n.  k1", round_limit=2)
+def test_max_rounds_one_ends_after_one_round():
+    state = new_state("k0 .\n.  k1", max_rounds=1)
     act(state, "end_turn")
     assert not state.is_terminal()
     act(state, "end_turn")
@@ -682,9 +682,9 @@ def test_round_limit_two_ends_after_one_round():
 
 
 @pytest.mark.parametrize("bad", [0, -3, 2.5, "100", None])
-def test_nonsense_round_limit_is_rejected(bad):
-    with pytest.raises(ValueError):
-        KillTheKingGame(map="k0 .\n. k1", round_limit=bad)
+def test_nonsense_max_rounds_is_rejected(bad):
+    with pytest.raises(ValueError, match="max_rounds"):
+        KillTheKingGame(map="k0 .\n. k1", max_rounds=bad)
 
 
 # --------------------------------------------------------------------------------- illegal actions

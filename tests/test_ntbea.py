@@ -94,7 +94,7 @@ def test_tune_a_planner_end_to_end(tmp_path):
         games=2,
         iterations=2,
         neighbours=1,
-        config={"map": "pta", "round_limit": 6},
+        config={"map": "pta", "max_rounds": 5},
     )
     assert result.best["c"] in (0.1, 10.0)
     assert all(0.0 <= h["fitness"] <= 1.0 for h in result.history)

@@ -203,8 +203,8 @@ def test_bad_card_options_are_clear_errors(option, message):
 
 
 def test_bad_numeric_options():
-    with pytest.raises(ValueError, match="turn_limit"):
-        make_game("prismata", turn_limit=0)
+    with pytest.raises(ValueError, match="max_rounds"):
+        make_game("prismata", max_rounds=0)
     with pytest.raises(ValueError, match="max_units"):
         make_game("prismata", max_units=4)
     with pytest.raises(ValueError, match="unknown option"):
@@ -389,11 +389,13 @@ def test_a_player_without_units_at_the_end_of_a_turn_loses():
     assert not state.legal_action_mask().any()
 
 
-def test_turn_limit_draw():
-    game = PrismataGame(cards="base", turn_limit=3)
+def test_max_rounds_draw():
+    game = PrismataGame(cards="base", max_rounds=2)  # a round is a turn of each player
     state = game.new_initial_state(0)
     for _ in range(3):
         act(state, "end_phase")
+    assert not state.is_terminal() and state.turn == 3
+    act(state, "end_phase")
     assert state.is_terminal() and state.winner == -1 and list(state.returns()) == [0.0, 0.0]
 
 

@@ -94,8 +94,8 @@ def test_bad_maps_are_rejected():
         PushThemAllGame(map="nope")
     with pytest.raises(MapError, match="pta:1 .. pta:50"):
         PushThemAllGame(map="pta:51")
-    with pytest.raises(ValueError, match="round_limit"):
-        PushThemAllGame(round_limit=1)
+    with pytest.raises(ValueError, match="max_rounds"):
+        PushThemAllGame(max_rounds=0)
     with pytest.raises(ValueError, match="unknown option"):
         make_game("push_them_all", bogus=1)
 
@@ -282,8 +282,8 @@ def test_pushes_never_chain():
     assert where(state, 1) == (2, 1) and where(state, 2) == (3, 1)
 
 
-def test_round_limit_is_a_draw():
-    state = new_state("w0 .\n. w1", round_limit=3)
+def test_max_rounds_ends_in_a_draw():
+    state = new_state("w0 .\n. w1", max_rounds=2)
     act(state, "end_turn", "end_turn")
     assert state.tick == 2 and state.winner is None
     act(state, "end_turn", "end_turn")

@@ -28,7 +28,7 @@ M M M M M M M M
 M k0 . M M . k1 M
 M M M M M M M M
 """
-FAST = {"map": "kwah:3", "round_limit": 4}
+FAST = {"map": "kwah:3", "max_rounds": 3}
 
 
 def test_expand_maps_and_split_agents() -> None:
@@ -104,7 +104,7 @@ def test_draws_count_half() -> None:
         "kill_the_king",
         ["random", "end_turn"],
         games=4,
-        config={"map": NO_CONTACT, "round_limit": 3},
+        config={"map": NO_CONTACT, "max_rounds": 2},
     )
     assert len(result.records) == 4
     assert all(r["scores"] == [0.5, 0.5] for r in result.records)
@@ -120,7 +120,7 @@ def test_results_and_tables(tmp_path: Path) -> None:
         "kill_the_king",
         ["rule_based", "end_turn", "random"],
         games=4,
-        config={"map": "kwah:3", "round_limit": 30},
+        config={"map": "kwah:3", "max_rounds": 29},
         out=out,
     )
     assert len(read_results(out)) == len(result.records) == 12
@@ -149,7 +149,7 @@ def test_results_and_tables(tmp_path: Path) -> None:
 
 def test_interrupted_tournament_resumes_without_losing_games(tmp_path: Path) -> None:
     agents = ["rule_based", "random", "end_turn"]
-    cfg = {"map": "kwah:5", "round_limit": 12}
+    cfg = {"map": "kwah:5", "max_rounds": 11}
     reference = run_tournament("kill_the_king", agents, games=4, config=cfg)
     out = tmp_path / "r.jsonl"
     seen: list[str] = []
@@ -228,7 +228,7 @@ def test_cli_prints_the_tables_and_plots(tmp_path: Path, capsys: pytest.CaptureF
         "-c",
         "map=kwah:3",
         "-c",
-        "round_limit=3",
+        "max_rounds=2",
         "--workers",
         "1",
         "--no-progress",

@@ -111,7 +111,7 @@ def test_rule_based_plays_best_and_only_ends_turn_when_nothing_else():
 
 
 def test_rule_based_beats_random():
-    game = make_game("tribes", max_turns=15)
+    game = make_game("tribes", max_rounds=16)
     rb, rnd = make_agent("rule_based", game), make_agent("random", game)
     wins = 0
     for g in range(4):
@@ -150,7 +150,7 @@ def test_diff_evaluator_measures_progress_from_the_root():
 
 
 def test_planners_play_tribes_with_the_diff_evaluator():
-    game = make_game("tribes", max_turns=3)
+    game = make_game("tribes", max_rounds=4)
     s = game.new_initial_state(1)
     spec = "mcts:budget=60,rollout_length=5,rollouts=false,prioritize_root=true"
     ev = "evaluator=stratagem.baselines.tribes:TribesDiffEvaluator"

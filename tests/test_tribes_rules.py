@@ -10,7 +10,7 @@ from stratagem.envs.tribes import cities as CT
 from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes import units as UN
 from stratagem.envs.tribes.combat import attack_results, round_half_up
-from stratagem.envs.tribes.levelgen import LevelError, parse_level
+from stratagem.envs.tribes.levelgen import LevelError, generate_level, parse_level
 from stratagem.envs.tribes.rules import TribesGame, TribesState
 from stratagem.envs.tribes.techtree import research_cost, researchable
 
@@ -660,8 +660,8 @@ def test_score_mode_elimination_ends_the_game():
     assert abs(float(s.returns().sum())) < 1e-12
 
 
-def test_turn_limit_ranks_by_score():
-    s = start(max_turns=1)
+def test_round_limit_ranks_by_score():
+    s = start(max_rounds=2)
     put(s, C.WARRIOR, 0, 3, 3)
     play(s, "end_turn")
     play(s, "end_turn")  # the scores are set at each tribe's first turn
@@ -699,7 +699,7 @@ def test_turn_ends_by_itself_when_nothing_is_left():
 def test_game_lengths_follow_the_modes():
     assert TribesGame().max_turns == 50
     assert TribesGame(mode="score").max_turns == 30
-    g = TribesGame(max_turns=2)
+    g = TribesGame(max_rounds=3)
     rng = np.random.default_rng(0)
     s = g.new_initial_state(0)
     while not s.is_terminal():
@@ -847,10 +847,13 @@ def test_action_names_round_trip_and_layout_size():
 def test_json_round_trip_keeps_temples_buildings_and_network():
     s = start(board(cells={(0, 1): ".:", (0, 0): "s:"}))
     no_level_up(s)
-    give(s, 0, C.FREE_SPIRIT, C.SAILING, C.ROADS, stars=100)
+    give(s, 0, C.RIDING, C.FISHING, C.FREE_SPIRIT, C.SAILING, C.ROADS, stars=100)  # parents too
     play(s, "build_temple (0,1)")
     play(s, "build_port (0,0)")
     play(s, "build_road (3,3)")
+    for city in s.cities.values():  # a saved state must be one play reaches: undo no_level_up
+        city[CT.C_NEED] = city[CT.C_LEVEL] + 1
+    s._legal = None
     text = s.to_json()
     again = s.game.state_from_json(text)
     assert again.to_json() == text and again == s
@@ -956,3 +959,61 @@ def test_trade_network_connects_cities_and_unlocks_the_grand_bazar():
             s.network[t] = 1
     CT.update_network_tribe(s, 0)
     assert len(s.connected[0]) == 5 and s.monuments[0][k] == C.MONUMENT_AVAILABLE
+
+
+# ----------------------------------------------------------------------------- small maps
+
+
+def test_generator_never_writes_over_a_neighbouring_capital():
+    """Seed 36 on 8x8 put the capitals side by side; Imperius' fruits overwrote Xin-Xi's."""
+    level = generate_level(36, [C.XIN_XI, C.IMPERIUS], 8)
+    assert sorted(t for _, t in level.capitals) == [C.XIN_XI, C.IMPERIUS]
+    assert all(level.terrain[tile] == C.CITY for tile, _ in level.capitals)
+    a, b = (tile for tile, _ in level.capitals)
+    assert max(abs(a // 8 - b // 8), abs(a % 8 - b % 8)) == 1
+
+
+def test_side_by_side_capitals_own_their_centres_and_act_on_themselves():
+    text = board(6, caps=((2, 2, 0), (3, 3, 1)))
+    s = start(text)
+    for cid, city in s.cities.items():
+        assert s.tile_city[city[CT.C_POS]] == cid
+    assert sum(1 for c in s.tile_city if c == s.capital[0]) == 8  # all but the other centre
+    play(s, "end_turn")
+    give(s, 1, stars=10)
+    play(s, "spawn_warrior (3,3)")  # used to spawn in the other tribe's capital
+    uid = s.unit_at[tile(s, 3, 3)]
+    assert s.units[uid][UN.U_TRIBE] == 1 and uid in capital(s, 1)[CT.C_UNITS]
+    assert s.stars[1] == 10 - C.UNITS[C.WARRIOR].cost and s.unit_at[tile(s, 2, 2)] == 0
+
+
+def test_a_village_inside_borders_becomes_a_city_that_owns_its_centre():
+    """A border growth can reach a village; capturing it must give the new city its centre."""
+    s = start(board(cells={(3, 1): "v:"}))
+    cap = capital(s, 0)
+    cap[CT.C_LEVEL], cap[CT.C_NEED], cap[CT.C_BOUND] = 4, 5, 2  # as after a border growth
+    CT.assign_city_tiles(s, s.capital[0], 2)
+    assert s.tile_city[tile(s, 3, 1)] == s.capital[0]
+    worth, score = cap[CT.C_WORTH], s.score[0]
+    put(s, C.WARRIOR, 0, 3, 1)
+    play(s, "capture (3,1)")
+    cid = s.tile_city[tile(s, 3, 1)]
+    assert cid != s.capital[0] and cid in s.tcities[0] and s.cities[cid][CT.C_POS] == tile(s, 3, 1)
+    assert cap[CT.C_WORTH] == worth - C.CITY_BORDER_POINTS
+    new_tiles = sum(1 for t in range(s.geo.n) if s.tile_city[t] == cid)
+    assert s.score[0] == score + (new_tiles - 1) * C.CITY_BORDER_POINTS
+    s.game.state_from_json(s.to_json())  # a state play reaches: it loads
+
+
+def test_every_game_seed_gets_a_level_on_small_boards():
+    """Seed 4 on 6x6 has no room for two capitals: the next seeds are tried, as documented."""
+    with pytest.raises(LevelError, match="room for 0"):
+        generate_level(4, [C.XIN_XI, C.IMPERIUS], 6)
+    game = TribesGame(map_size=6)
+    used = int(game.level_for_seed(4).name.removeprefix("seed:"))
+    assert used > 4 and (used - 4) % (1 << 32) == 0  # 4 + k * 2**32, the first that has room
+    assert not game.new_initial_state(4).is_terminal()
+    with pytest.raises(LevelError, match="room for"):
+        TribesGame(map_size=6, map="seed:4")  # a named level is exact: no substitute
+    game = TribesGame(map_size=8, num_players=3)  # seed 0 had no room: refused outright before
+    assert len(game.new_initial_state(0).tcities) == 3

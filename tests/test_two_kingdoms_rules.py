@@ -272,8 +272,8 @@ def test_prod_income_and_movement_refill_at_round_end():
     assert "empty (1,1)" in legal_names(state)
 
 
-def test_round_limit_draw():
-    state = new_state(MINE_BOARD, round_limit=2)
+def test_max_rounds_draw():
+    state = new_state(MINE_BOARD, max_rounds=1)
     act(state, "end_turn", "end_turn")
     assert state.winner == -1 and list(state.returns()) == [0.0, 0.0]
 

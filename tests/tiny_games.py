@@ -127,3 +127,9 @@ if "tictactoe_test" not in _REGISTRY:
         env_id="stratagem/TicTacToeTest-v0",
         test_configs=({},),
     )
+
+# A test module importing this one may do so after `import stratagem` registered the Gymnasium
+# ids, and suites that loop over every registered game then expect this game's id too.
+from stratagem.wrappers.gym_env import register_gymnasium_envs  # noqa: E402
+
+register_gymnasium_envs()

@@ -46,9 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train = subparsers.add_parser("train", help="train AlphaZero or masked PPO on a game")
     algos = train.add_subparsers(dest="algorithm", metavar="ALGORITHM")
     for algo in _ALGORITHMS:
-        parser = algos.add_parser(
-            algo, help=f"{algo} training", formatter_class=argparse.ArgumentDefaultsHelpFormatter
-        )
+        parser = algos.add_parser(algo, help=f"{algo} training")
         parser.add_argument("game", help="game name (see 'stratagem games')")
         parser.add_argument(
             "-c",
@@ -66,7 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             if f.name in ("game", "game_config"):
                 continue
             flag = "--" + f.name.replace("_", "-")
-            help_text = docs.get(f.name, "")
+            # the options default to None (so that a --config file's values are not overridden),
+            # so the help shows the dataclass's own default instead of argparse's
+            help_text = f"{docs.get(f.name, '')} (default: {_default_text(f)})".replace("%", "%%")
             if hints[f.name] is bool:
                 parser.add_argument(
                     flag,
@@ -81,6 +81,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                 )
         parser.set_defaults(func=_cmd_train, config_class=cls, algo=algo)
     train.set_defaults(func=lambda args: train.print_help() or 2)
+
+
+def _default_text(f: dataclasses.Field) -> str:
+    """The default of a config field as it is written on the command line."""
+    if f.default is not dataclasses.MISSING:
+        value = f.default
+    elif f.default_factory is not dataclasses.MISSING:
+        value = f.default_factory()
+    else:  # pragma: no cover - every config field has a default
+        return "required"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

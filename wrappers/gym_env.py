@@ -1,16 +1,32 @@
 """Gymnasium single-agent view of any registered game: the learner against a built-in opponent.
 
-``gym.make("stratagem/KillTheKing-v0", opponent="rule_based", seat="random", map="kwah")``:
-the learner plays one seat; the opponent (any agent spec or :class:`Agent` object) plays the
-other seats inside :meth:`SingleAgentEnv.step`, so every transition is seen from the learner's
-side only. The observation is the game's float32 ``H × W × C`` tensor; the legal-action mask is
+``gym.make("stratagem/KillTheKing-v0", opponent="rule_based", map="kwah")``: the learner plays
+one seat, drawn at every reset by default (``seat="random"``: in several games the first seat
+wins far more often, see ``docs/seats.md``, so a fixed seat biases every evaluation); the
+opponent (any agent spec or :class:`Agent` object) plays the other seats inside
+:meth:`SingleAgentEnv.step`, so every transition is seen from the learner's side only. The
+observation is the game's float32 ``H × W × C`` tensor; the legal-action mask is
 ``info["action_mask"]`` (int8) and :meth:`SingleAgentEnv.action_masks` (for sb3-contrib's
-``MaskablePPO``).
+``MaskablePPO``). ``env.unwrapped.game_state`` is the forward model.
+
+Actions are Python or numpy integers (a 0-d integer array too); anything else (a bool, float,
+string, ``Decimal``, bytes, ``None``) raises :class:`~stratagem.envs.core.ActionTypeError` (a
+``TypeError``) whatever the mode below, because converting it with ``int()`` would play another
+action than the one meant.
 
 Illegal actions are handled deterministically, never by crashing: with
 ``illegal_action="lose"`` (default) the episode terminates with reward -1 and
 ``info["illegal_action"] = True``; with ``illegal_action="raise"`` an
-:class:`IllegalActionError` is raised and the state is unchanged.
+:class:`IllegalActionError` is raised and the state is unchanged. After any termination,
+``step()`` raises until ``reset()`` is called.
+
+The mask once an episode is over: no action is legal any more, but on that step
+``info["action_mask"]`` (and :meth:`SingleAgentEnv.action_masks`) allows every action. Gymnasium's
+vector environments return that info in their default ``NEXT_STEP`` autoreset mode and then
+ignore the next action of that sub-environment (they reset it instead), so an all-zero mask
+there would only make masked sampling fail (``Discrete.sample(mask)`` raises, a masked softmax
+gives NaN); with ``SAME_STEP`` autoreset the info is already the reset one, with the new
+episode's mask.
 """
 
 from __future__ import annotations
@@ -22,7 +38,7 @@ import numpy as np
 from gymnasium import spaces
 
 from stratagem.baselines.agent import Agent, make_agent
-from stratagem.envs.core import State
+from stratagem.envs.core import State, as_action_index
 from stratagem.envs.registry import game_entry, list_games, make_game
 
 __all__ = ["SingleAgentEnv", "register_gymnasium_envs"]
@@ -35,10 +51,19 @@ class SingleAgentEnv(gym.Env):
         game: Registry name of the game.
         opponent: Agent spec (``"random"``, ``"rule_based"``, ``"mcts:budget=200"``) or an
             :class:`Agent`; used for every seat but the learner's.
-        seat: The learner's seat, or ``"random"`` to draw it at every reset.
+        seat: The learner's seat, or ``"random"`` (the default) to draw it at every reset.
         illegal_action: ``"lose"`` or ``"raise"`` (see the module docstring).
         render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
         **config: The game's configuration keywords.
+
+    Attributes:
+        game_state: The forward model of the current episode (the same name as in the
+            PettingZoo environments, where ``state`` is PettingZoo's global-state method).
+        seat: The learner's seat in the current episode (also ``info["seat"]``).
+
+    Raises:
+        UnknownOptionError: For an unknown game option (a ``TypeError`` and a ``ValueError``).
+        ValueError: For a bad seat, opponent, illegal-action mode, render mode or option value.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
@@ -47,19 +72,22 @@ class SingleAgentEnv(gym.Env):
         self,
         game: str,
         opponent: str | Agent = "random",
-        seat: int | str = 0,
+        seat: int | str = "random",
         illegal_action: str = "lose",
         render_mode: str | None = None,
         **config: Any,
     ) -> None:
         self.game = make_game(game, **config)
         spec = self.game.spec
+        self._name = game_entry(game).env_id
         if seat != "random" and (isinstance(seat, bool) or seat not in range(spec.num_players)):
             raise ValueError(
                 f"{spec.name}: seat must be 0..{spec.num_players - 1} or 'random', got {seat!r}"
             )
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if self.game.new_initial_state(0).render_module is None:  # a game without pictures
+            self.metadata = {**self.metadata, "render_modes": ["ansi", "human"]}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or "
@@ -73,66 +101,95 @@ class SingleAgentEnv(gym.Env):
         self.observation_space = spaces.Box(low, high, spec.observation_shape, np.float32)
         self.action_space = spaces.Discrete(spec.action_size)
         self.seat = 0 if seat == "random" else int(seat)
-        self.state: State = self.game.new_initial_state(0)
+        self.game_state: State = self.game.new_initial_state(0)
+        self._needs_reset = True
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """New game; the opponent moves first when the learner's seat is not first."""
         super().reset(seed=seed)
-        self.state = self.game.new_initial_state(int(self.np_random.integers(2**31)))
+        self.game_state = self.game.new_initial_state(int(self.np_random.integers(2**31)))
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(self.game.spec.num_players))
         self.opponent.reset()
         self._play_opponents()
+        self._needs_reset = self.game_state.is_terminal()
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Apply the learner's action, then the opponent's until the learner is to move again."""
-        if self.state.is_terminal():
-            raise RuntimeError("step() called on a finished episode; call reset()")
-        mask = self.state.legal_action_mask()
-        a = int(action)
+        """Apply the learner's action, then the opponent's until the learner is to move again.
+
+        Raises:
+            RuntimeError: Before the first :meth:`reset` or after a termination (an illegal
+                action's included) until the next :meth:`reset`.
+            ActionTypeError: If ``action`` is not a Python or numpy integer.
+            IllegalActionError: For an illegal action with ``illegal_action="raise"``.
+        """
+        if self._needs_reset:
+            raise RuntimeError(
+                f"{self._name}: step() called before reset() or after the episode ended; "
+                "call reset()"
+            )
+        a = as_action_index(action, self._name)
+        state = self.game_state
+        mask = state.legal_action_mask()
         if not (0 <= a < mask.size and mask[a]):
             if self.illegal_action == "raise":
-                raise self.state.illegal(action, "masked out")
+                reason = (
+                    "masked out"
+                    if 0 <= a < mask.size
+                    else f"outside the action space 0..{mask.size - 1}"
+                )
+                raise state.illegal(a, reason)
+            self._needs_reset = True
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), -1.0, True, False, info
-        self.state.apply(a)
+        state.apply(a)
         self._play_opponents()
-        terminated = self.state.is_terminal()
-        reward = float(self.state.returns()[self.seat]) if terminated else 0.0
+        terminated = state.is_terminal()
+        self._needs_reset = terminated
+        reward = float(state.returns()[self.seat]) if terminated else 0.0
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """int8 legal-action mask of the learner (sb3-contrib ``MaskablePPO`` reads this)."""
-        if self.state.is_terminal() or self.state.current_player != self.seat:
-            return np.zeros(self.game.spec.action_size, dtype=np.int8)
-        return self.state.legal_action_mask().astype(np.int8)
+        """int8 legal-action mask of the learner (sb3-contrib ``MaskablePPO`` reads this).
+
+        Once the episode is over (and before the first reset) every action is allowed: the
+        next action is never played (see the module docstring), and a mask without any
+        allowed action would break masked sampling.
+        """
+        size = self.game.spec.action_size
+        if self._needs_reset:
+            return np.ones(size, dtype=np.int8)
+        state = self.game_state
+        if state.current_player != self.seat:
+            return np.zeros(size, dtype=np.int8)
+        return state.legal_action_mask().astype(np.int8)
 
     def render(self) -> str | np.ndarray | None:
         """Render according to ``render_mode``."""
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            return self.state.render_rgb()
-        text = str(self.state)
+            return self.game_state.render_rgb()
+        text = str(self.game_state)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def _play_opponents(self) -> None:
-        state = self.state
+        state = self.game_state
         while not state.is_terminal() and state.current_player != self.seat:
             view = state.observed_by(state.current_player)
             state.apply(self.opponent.act(view, rng=self.np_random))
 
     def _obs(self) -> np.ndarray:
-        return self.state.observation(self.seat)
+        return self.game_state.observation(self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}

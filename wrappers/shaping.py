@@ -32,7 +32,7 @@ class PotentialShaping(gym.Wrapper):
 
     Args:
         env: A :class:`~stratagem.wrappers.gym_env.SingleAgentEnv` (possibly wrapped); its
-            ``unwrapped`` must expose ``state``, ``seat`` and ``game``.
+            ``unwrapped`` must expose ``game_state``, ``seat`` and ``game``.
         weight: Scale of the shaping term; 0 turns it off.
         gamma: The learner's discount factor (the invariance holds for this γ only).
         evaluator: An evaluator object or spec for
@@ -63,9 +63,9 @@ class PotentialShaping(gym.Wrapper):
 
     def _potential(self) -> float:
         base = self.env.unwrapped
-        if base.state.is_terminal():
+        if base.game_state.is_terminal():
             return 0.0
-        values = np.asarray(self.evaluator.evaluate(base.state), dtype=np.float64)
+        values = np.asarray(self.evaluator.evaluate(base.game_state), dtype=np.float64)
         return self.weight * float(values[base.seat])
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:

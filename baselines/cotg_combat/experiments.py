@@ -44,9 +44,9 @@ import argparse
 import hashlib
 import itertools
 import json
+import logging
 import math
 import multiprocessing as mp
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -68,6 +68,8 @@ __all__ = [
     "summarize",
     "sym_win_score",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: The paper's agents: name -> (agent spec, time-limit keyword, limit in seconds).
 PAPER_AGENTS: dict[str, tuple[str, str | None, float]] = {
@@ -232,6 +234,9 @@ def run_round_robin(
     """Play every pairing of ``agents`` on the same scenarios; append records to ``out``.
 
     Battles already in ``out`` (same configuration, agents, scenario and repeat) are skipped.
+    With ``progress``, one line per battle goes to this module's logger at INFO level (shown
+    by the command line; a library caller sees it after ``logging.basicConfig(level=INFO)``
+    and silences it like any logger).
 
     Returns:
         Every record in ``out`` for this configuration (old and new).
@@ -272,11 +277,15 @@ def run_round_robin(
             fh.write(json.dumps(record) + "\n")
         if progress:
             rate = (time.perf_counter() - start) / count
-            print(
-                f"[{count}/{total}] {record['a']} v {record['b']} scenario {record['scenario']}: "
-                f"sym {record['sym']}  ({rate:.1f} s/battle)",
-                file=sys.stderr,
-                flush=True,
+            logger.info(
+                "[%d/%d] %s v %s scenario %s: sym %s  (%.1f s/battle)",
+                count,
+                total,
+                record["a"],
+                record["b"],
+                record["scenario"],
+                record["sym"],
+                rate,
             )
 
     if workers <= 1:
@@ -488,6 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     effort.add_argument("--scenarios", type=int, default=5)
     effort.add_argument("--time-scale", type=float, default=1.0)
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")  # run's progress, on stderr
     if args.command == "iterations":
         print("| units | agent | iterations | playouts | cache hits | fm calls | CPU s |")
         print("|---|---|---|---|---|---|---|")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import time
 from collections import defaultdict
@@ -35,6 +36,8 @@ import numpy as np
 __all__ = ["main"]
 
 DEFAULT_OUT = Path("docs/results/prismata")
+
+logger = logging.getLogger(__name__)
 
 
 def _spec(bot: str, **params: Any) -> str:
@@ -86,7 +89,7 @@ def _lengths(games: int, out: Path) -> list[dict[str, Any]]:
                     "games_per_s": n / seconds,
                 }
             )
-            print(json.dumps(rows[-1]), flush=True)
+            logger.info("%s", json.dumps(rows[-1]))
     out.mkdir(parents=True, exist_ok=True)
     (out / "lengths.json").write_text(json.dumps(rows, indent=1))
     return rows
@@ -154,10 +157,15 @@ def _run(
         workers=workers,
         out=out,
         progress=False,
-        on_result=lambda r: print(
-            f"{r['row']} vs {r['col']} game {r['index']}: seats {r['names']} scores "
-            f"{r['scores']}, {r['stats'].get('turns', '?')} turns, {r['seconds']:.0f}s",
-            flush=True,
+        on_result=lambda r: logger.info(
+            "%s vs %s game %s: seats %s scores %s, %s turns, %.0fs",
+            r["row"],
+            r["col"],
+            r["index"],
+            r["names"],
+            r["scores"],
+            r["stats"].get("turns", "?"),
+            r["seconds"],
         ),
     )
 
@@ -247,6 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         q.add_argument("--out", type=Path, default=DEFAULT_OUT)
         q.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")  # progress lines, on stderr
     out: Path = args.out
     if args.command == "lengths":
         print(_lengths_table(_lengths(args.games, out)))
@@ -257,40 +266,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         _run(scripted, args.scripted_games, args.workers, out / "table2_scripted.jsonl")
         _run(search, args.games, args.workers, out / "table2_search.jsonl")
         _run(search, args.games, args.workers, out / "table2_gauntlet.jsonl", against=scripted)
-        _report(out)
+        print(_report(out))
     elif args.command == "table3":
         budgets = [int(b) for b in args.budgets.split(",")]
         _run(_table3_agents(budgets), args.games, args.workers, out / "table3.jsonl")
-        _report(out)
+        print(_report(out))
     else:
-        _report(out)
+        print(_report(out))
     return 0
 
 
-def _report(out: Path) -> None:
+def _report(out: Path) -> str:
+    """The Markdown tables of the results under ``out`` (``main`` prints them)."""
+    parts: list[str] = []
     t2 = _records(
         [out / "table2_scripted.jsonl", out / "table2_search.jsonl", out / "table2_gauntlet.jsonl"]
     )
     order2 = ["UCT100", "AB100", "Expert", "Medium", "Easy", "Random"]
     if t2:
-        print("Table 2 (row win %, draws half; ± standard error; games):\n")
-        print(_matrix(t2, order2))
-        print()
-        print(_time_table(t2, order2))
-        print()
+        parts.append("Table 2 (row win %, draws half; ± standard error; games):\n")
+        parts.append(_matrix(t2, order2) + "\n")
+        parts.append(_time_table(t2, order2) + "\n")
     t3 = _records([out / "table3.jsonl"])
     if t3:
         names = sorted(
             {n for r in t3 for n in r["names"]}, key=lambda n: (-int(n.split("-")[1]), n)
         )
-        print("Table 3 (row win %, draws half; ± standard error; games):\n")
-        print(_matrix(t3, names))
-        print()
-        print(_time_table(t3, names))
+        parts.append("Table 3 (row win %, draws half; ± standard error; games):\n")
+        parts.append(_matrix(t3, names) + "\n")
+        parts.append(_time_table(t3, names))
     lengths = out / "lengths.json"
     if lengths.exists():
-        print("\nGame lengths:\n")
-        print(_lengths_table(json.loads(lengths.read_text())))
+        parts.append("\nGame lengths:\n")
+        parts.append(_lengths_table(json.loads(lengths.read_text())))
+    return "\n".join(parts)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def register_game() -> None:
         battleships: int | None = None,
         placement: str = "random",
         armies: str | None = None,
-        turn_limit: int = 100,
+        max_rounds: int = 50,
         unit_stats: dict | None = None,
     ) -> CotgCombatGame:
         return CotgCombatGame(
@@ -44,7 +44,7 @@ def register_game() -> None:
             battleships=battleships,
             placement=placement,
             armies=armies,
-            turn_limit=turn_limit,
+            max_rounds=max_rounds,
             unit_stats=unit_stats,
         )
 
@@ -60,8 +60,8 @@ def register_game() -> None:
             {},
             {"units": 3, "placement": "mirror", "battleships": 1},
             {"armies": "D(2,2) | B(5,5)", "width": 8, "height": 8},
-            {"units": 16, "turn_limit": 12},
-            {"units": 32, "turn_limit": 4},
+            {"units": 16, "max_rounds": 6},
+            {"units": 32, "max_rounds": 2},
         ),
         rule_based_agent="stratagem.baselines.cotg_combat.scripts:NokavAgent",
     )

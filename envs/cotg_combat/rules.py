@@ -15,8 +15,9 @@ the paper's simulator is not public). The facts that decide play:
   (spending the path length), and at most one attack per unit per turn on an enemy within range.
   A unit may move, attack and move again with leftover power. ``end_turn`` passes the turn and
   refills the ending player's power and attacks for its next turn; power is not carried over.
-* A player with no unit left has lost. ⚑ After ``turn_limit`` (100) player-turns the battle is a
-  draw (the hit points left still tell how it went: :meth:`CotgCombatState.hp_totals`).
+* A player with no unit left has lost. ⚑ After ``max_rounds`` (50) rounds, a round being a turn
+  of each player (100 player-turns), the battle is a draw (the hit points left still tell how it
+  went: :meth:`CotgCombatState.hp_totals`).
 
 Units keep stable slots: player ``p``'s ``k``-th unit has id ``p * U + k`` (``U`` slots a side);
 a destroyed unit's slot stays empty with position -1.
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 GAME_NAME = "cotg_combat"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 NUM_PLAYERS = 2
 MAX_UNITS = 64
 
@@ -207,7 +208,7 @@ class CotgCombatGame(Game):
         armies: Explicit armies (a board drawing or a unit list, see
             :func:`~stratagem.envs.cotg_combat.armies.parse_armies`); ``None`` generates them
             from the seed.
-        turn_limit: Player-turns after which the battle is a draw.
+        max_rounds: Rounds (a turn of each player) after which the battle is a draw.
         unit_stats: Overrides of the unit attributes, e.g. ``{"battleship": {"shield": 1}}``.
 
     Raises:
@@ -223,7 +224,7 @@ class CotgCombatGame(Game):
         battleships: int | None = None,
         placement: str = "random",
         armies: str | None = None,
-        turn_limit: int = 100,
+        max_rounds: int = 50,
         unit_stats: Mapping[str, Any] | None = None,
     ) -> None:
         config = {
@@ -233,13 +234,14 @@ class CotgCombatGame(Game):
             "battleships": battleships,
             "placement": placement,
             "armies": armies,
-            "turn_limit": turn_limit,
+            "max_rounds": max_rounds,
             "unit_stats": None,
         }
         self.stats = _unit_stats(unit_stats)
         if unit_stats is not None:
             config["unit_stats"] = {k: dict(v) for k, v in unit_stats.items()}
-        self.turn_limit = _check_int("turn_limit", turn_limit, 1)
+        #: The draw limit of the player-turn counter (``turn``): two player-turns a round.
+        self.turn_limit = 2 * _check_int("max_rounds", max_rounds, 1)
         if placement not in PLACEMENTS:
             raise ValueError(
                 f"cotg_combat: placement must be one of {', '.join(PLACEMENTS)}, got {placement!r}"

@@ -24,13 +24,13 @@ def register_game() -> None:
     """Add Kill The King to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def kill_the_king(*, map: str = "default", round_limit: int = 100) -> KillTheKingGame:
-        return KillTheKingGame(map=map, round_limit=round_limit)
+    def kill_the_king(*, map: str = "default", max_rounds: int = 99) -> KillTheKingGame:
+        return KillTheKingGame(map=map, max_rounds=max_rounds)
 
     register(
         "kill_the_king",
         kill_the_king,
-        description="Kill The King (Stratega): 2 players, kill the enemy King; 100-round draw",
+        description="Kill The King (Stratega): 2 players, kill the enemy King; 99-round draw",
         env_id="stratagem/KillTheKing-v0",
         test_configs=(
             {},
@@ -38,6 +38,8 @@ def register_game() -> None:
             {"map": "kwah:17"},
             {"map": "kwah:42"},
             {"map": "kwah"},
+            {"map": "small:7"},
+            {"map": "small"},
         ),
         rule_based_agent="stratagem.baselines.kill_the_king:KillTheKingRuleBasedAgent",
         evaluator="stratagem.baselines.kill_the_king:KillTheKingEvaluator",

@@ -7,7 +7,7 @@ Source: ``specs/stratega_rules.md`` sections 0 and 1, from GAIGResearch/Stratega
   order and interleaved, closed by EndTurn (always legal; there is no automatic end).
 * The round counter (Stratega's tick) starts at 1 and grows when the turn passes back to
   player 0; then every unit's movement points are refilled to 1. The game is a draw as soon as
-  the counter reaches ``round_limit`` (100), so at most ``round_limit - 1`` rounds are played.
+  the counter reaches the reference's limit, 100: after ``max_rounds`` (99) rounds.
 * Move: to one of the 8 neighbours, walkable (Plain or Forest) and empty; costs the unit's single
   movement point. Empty: spends the movement point without moving.
 * Attack (King, Warrior, Archer): an enemy within Euclidean range 1, 1.5 or 2; damage 50, 70 or
@@ -31,7 +31,9 @@ import numpy as np
 
 from stratagem.envs.core import Game, GameSpec, InvalidStateError
 from stratagem.envs.kill_the_king import actions as A
+from stratagem.envs.kill_the_king.maps import SOURCES as MAP_SOURCES
 from stratagem.envs.kill_the_king.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
+from stratagem.envs.stratega_maps import refuse_untrusted_file
 from stratagem.envs.stratega_state import BoardFacts, StrategaState
 
 __all__ = [
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 GAME_NAME = "kill_the_king"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 NUM_PLAYERS = 2
 
 KING, WARRIOR, ARCHER, HEALER = 0, 1, 2, 3
@@ -163,22 +165,26 @@ class KillTheKingGame(Game):
     Args:
         map: ``"default"`` (32×17), ``"kwah:N"`` (N in 1..50), ``"kwah"`` (one of the 50 kwah
             maps per seed), a YAML path (``path`` or ``path:MapName``) or an inline layout.
-        round_limit: The game is a draw when the round counter reaches this value.
+        max_rounds: Rounds played at most (a round is a turn of each player); the game is a
+            draw after them (99: the reference's round counter starts at 1 and its draw
+            limit is 100).
 
     Raises:
         MapError: For an unknown or malformed map.
-        ValueError: For a bad ``round_limit``.
+        ValueError: For a bad ``max_rounds``.
     """
 
-    def __init__(self, *, map: str = "default", round_limit: int = 100) -> None:
-        if isinstance(round_limit, bool) or not isinstance(round_limit, int) or round_limit < 2:
+    def __init__(self, *, map: str = "default", max_rounds: int = 99) -> None:
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
             raise ValueError(
-                f"kill_the_king: round_limit must be an integer >= 2, got {round_limit!r}"
+                f"kill_the_king: max_rounds must be an integer >= 1, got {max_rounds!r}"
             )
+        refuse_untrusted_file(map, game="kill_the_king", sources=MAP_SOURCES)
         self.boards = load_maps(map)
         if len({(b.width, b.height) for b in self.boards}) != 1:
             raise ValueError(f"kill_the_king: maps of {map!r} differ in size")
-        self.round_limit = round_limit
+        #: The round counter's draw value (the counter starts at 1): ``max_rounds + 1``.
+        self.round_limit = max_rounds + 1
         self._statics = [_static_for(b) for b in self.boards]
         width, height = self.boards[0].width, self.boards[0].height
         self.layout = A.make_layout(width, height)
@@ -191,14 +197,14 @@ class KillTheKingGame(Game):
             num_players=NUM_PLAYERS,
             action_size=self.layout.size,
             observation_shape=(height, width, len(OBSERVATION_PLANES)),
-            max_game_length=(round_limit - 1) * per_round,
+            max_game_length=max_rounds * per_round,
             reward_range=(-1.0, 1.0),
             deterministic=True,
             perfect_information=True,
             zero_sum=True,
             action_layout=self.layout,
             observation_planes=OBSERVATION_PLANES,
-            config={"map": map, "round_limit": round_limit},
+            config={"map": map, "max_rounds": max_rounds},
         )
 
     @property
@@ -237,7 +243,7 @@ class KillTheKingGame(Game):
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> KillTheKingState:
         index = data["board_index"]
-        if not isinstance(index, int) or not 0 <= index < len(self.boards):
+        if type(index) is not int or not 0 <= index < len(self.boards):
             raise InvalidStateError(f"kill_the_king: board_index {index!r} out of range")
         state = self.new_initial_state()
         static = self._statics[index]
@@ -253,7 +259,7 @@ class KillTheKingGame(Game):
                 raise InvalidStateError(f"kill_the_king: '{key}' must be a list of {n} integers")
             fields[key] = list(values)
         tick, player, winner = data["tick"], data["current_player"], data["winner"]
-        if not isinstance(tick, int) or not 1 <= tick <= self.round_limit:
+        if type(tick) is not int or not 1 <= tick <= self.round_limit:
             raise InvalidStateError(f"kill_the_king: tick {tick!r} outside 1..{self.round_limit}")
         if player not in (0, 1):
             raise InvalidStateError(f"kill_the_king: current_player {player!r} is not 0 or 1")

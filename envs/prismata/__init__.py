@@ -33,23 +33,23 @@ def register_game() -> None:
     from stratagem.envs.registry import register
 
     def prismata(
-        *, cards: str = "random:8", turn_limit: int = 200, max_units: int = 100
+        *, cards: str = "random:8", max_rounds: int = 100, max_units: int = 100
     ) -> PrismataGame:
-        return PrismataGame(cards=cards, turn_limit=turn_limit, max_units=max_units)
+        return PrismataGame(cards=cards, max_rounds=max_rounds, max_units=max_units)
 
     register(
         "prismata",
         prismata,
-        description="Prismata (HPS paper): 2 players, base set + 8 random cards; 200-turn draw",
+        description="Prismata (HPS paper): 2 players, base set + 8 random cards; 100-round draw",
         env_id="stratagem/Prismata-v0",
         test_configs=(
             {},
-            {"cards": "base", "turn_limit": 60},
-            {"cards": "random:5", "turn_limit": 80, "max_units": 64},
+            {"cards": "base", "max_rounds": 30},
+            {"cards": "random:5", "max_rounds": 40, "max_units": 64},
             {
                 "cards": "Apollo,Shiver Yeti,Wild Drone,Polywall,Deadeye Operative,"
                 "Kinetic Driver,Iso Kronus,Corpus",
-                "turn_limit": 80,
+                "max_rounds": 40,
             },
         ),
         rule_based_agent="stratagem.baselines.prismata:PrismataRuleBasedAgent",

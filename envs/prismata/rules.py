@@ -22,7 +22,8 @@ decided. The facts that decide play:
 * Chill: a chilled unit with chill >= health is frozen and cannot block; frozen units cannot be
   breached until a non-frontline unit has been breached or blocked (see "our choices" below).
 * A player **loses when it owns no unit** at the end of a turn (the check is made then only);
-  the game is a **draw** after ``turn_limit`` (200) player-turns.
+  the game is a **draw** after ``max_rounds`` (100) rounds, a round being a turn of each
+  player: the reference's limit of 200 player-turns.
 
 Our choices, where the reference's engine has machinery that an environment should not have:
 
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 GAME_NAME = "prismata"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 NUM_PLAYERS = 2
 
 # Phases in which a decision is taken (the reference's Swoosh and Confirm are automatic).
@@ -271,24 +272,26 @@ class PrismataGame(Game):
             pool by the seed of :meth:`new_initial_state`; the default is 8), ``"base"`` (base
             set only) or a comma-separated list of card names added to the base set
             (``"Apollo,Wild Drone"``; UI or engine names).
-        turn_limit: The game is a draw after this many player-turns (200, as the reference).
+        max_rounds: Rounds played at most (a round is a turn of each player); the game is a
+            draw after them (100: the reference's 200 player-turns).
         max_units: Unit slots per player; sets the size of the action and observation spaces.
 
     Raises:
         CardSetError: For a malformed ``cards`` option or an unknown card name.
-        ValueError: For a bad ``turn_limit`` or ``max_units``.
+        ValueError: For a bad ``max_rounds`` or ``max_units``.
     """
 
     def __init__(
-        self, *, cards: str = DEFAULT_CARDS, turn_limit: int = 200, max_units: int = 100
+        self, *, cards: str = DEFAULT_CARDS, max_rounds: int = 100, max_units: int = 100
     ) -> None:
-        for name, value, low in (("turn_limit", turn_limit, 1), ("max_units", max_units, 16)):
+        for name, value, low in (("max_rounds", max_rounds, 1), ("max_units", max_units, 16)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ValueError(f"prismata: {name} must be an integer >= {low}, got {value!r}")
         if max_units > 1000:
             raise ValueError(f"prismata: max_units must be at most 1000, got {max_units}")
         self.mode, self.random_count, fixed = parse_card_set(cards)
-        self.turn_limit = turn_limit
+        #: The draw limit of the player-turn counter (``turn``): two player-turns a round.
+        self.turn_limit = 2 * max_rounds
         self.max_units = max_units
         self.layout = ActionLayout(max_units)
         self._sets: dict[tuple[int, ...], _CardSet] = {}
@@ -307,7 +310,7 @@ class PrismataGame(Game):
             num_players=NUM_PLAYERS,
             action_size=self.layout.size,
             observation_shape=(2, max_units + NUM_CARDS, len(channels)),
-            max_game_length=turn_limit * per_turn,
+            max_game_length=self.turn_limit * per_turn,
             reward_range=(-1.0, 1.0),
             deterministic=True,
             perfect_information=True,
@@ -315,7 +318,7 @@ class PrismataGame(Game):
             action_layout=None,
             observation_planes=channels,
             observation_bounds=(0.0, 1.0),
-            config={"cards": cards, "turn_limit": turn_limit, "max_units": max_units},
+            config={"cards": cards, "max_rounds": max_rounds, "max_units": max_units},
         )
 
     # ------------------------------------------------------------------ card sets
@@ -1238,6 +1241,13 @@ def _can_block(u: list[int], b: int) -> bool:
     return C_BLOCK_USED[t] if u[b + STATUS] == USED else C_BLOCK[t]
 
 
+#: Largest chill, build time, delay or lifespan a saved unit may hold: far above any card's
+#: (they are at most a few turns), low enough to stay exact in the float32 observation.
+_MAX_COUNTER = 1000
+#: Largest amount of one resource a saved state may hold (a game gathers a few hundred).
+_MAX_RESOURCE = 1_000_000
+
+
 def _state_from_dict(game: PrismataGame, data: Mapping[str, Any]) -> PrismataState:
     """Rebuild and validate a state written by :meth:`PrismataState._to_dict`."""
 
@@ -1295,12 +1305,20 @@ def _state_from_dict(game: PrismataGame, data: Mapping[str, Any]) -> PrismataSta
                 raise bad(f"player {p} slot {s}: card {t} is not in this game")
             if u[b + HP] <= 0 or min(u[b + 1 : b + K]) < 0 or u[b + STATUS] > USED:
                 raise bad(f"player {p} slot {s}: negative or impossible unit values")
+            if u[b + HP] > C_HP[t] or u[b + CHARGES] > C_CHARGES[t]:
+                raise bad(f"player {p} slot {s}: more health or charges than a {CARDS[t].name}")
+            if max(u[b + CHILL], u[b + BUILD], u[b + DELAY], u[b + LIFE]) > _MAX_COUNTER:
+                raise bad(
+                    f"player {p} slot {s}: chill, build, delay or lifespan over {_MAX_COUNTER}"
+                )
         for s in range(len(u) // K):
             if u[s * K] < -1:
                 raise bad(f"player {p} slot {s}: bad card {u[s * K]}")
+            if max(map(abs, u[s * K + 1 : s * K + K])) > _MAX_COUNTER:
+                raise bad(f"player {p} slot {s}: unit values over {_MAX_COUNTER}")
     state.res = int_list(data["resources"], "resources", 12)
-    if min(state.res) < 0:
-        raise bad("resources must not be negative")
+    if min(state.res) < 0 or max(state.res) > _MAX_RESOURCE:
+        raise bad(f"resources must be in 0..{_MAX_RESOURCE}")
     supply = data["supply"]
     if not isinstance(supply, list) or len(supply) != 2:
         raise bad("'supply' must hold one list per player")
@@ -1316,7 +1334,7 @@ def _state_from_dict(game: PrismataGame, data: Mapping[str, Any]) -> PrismataSta
     player, turn, pending = data["current_player"], data["turn"], data["pending"]
     if player not in (0, 1):
         raise bad(f"current_player {player!r} is not 0 or 1")
-    if not isinstance(turn, int) or not 0 <= turn <= game.turn_limit:
+    if type(turn) is not int or not 0 <= turn <= game.turn_limit:
         raise bad(f"turn {turn!r} outside 0..{game.turn_limit}")
     state.current_player, state.turn = player, turn
     if not isinstance(pending, int) or isinstance(pending, bool):

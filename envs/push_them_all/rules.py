@@ -8,7 +8,7 @@ Source: ``specs/stratega_rules.md`` sections 0 and 2, from GAIGResearch/Stratega
   order and interleaved, closed by EndTurn (always legal; there is no automatic end).
 * The round counter (Stratega's tick) starts at 1 and grows when the turn passes back to
   player 0; then every unit's movement point is refilled. The game is a draw as soon as the
-  counter reaches ``round_limit`` (200).
+  counter reaches the reference's limit, 200: after ``max_rounds`` (199) rounds.
 * Move (Warrior and Ghost): to an orthogonal neighbour whose tile is walkable (Plain, Forest or
   **Hole**) and empty; costs the unit's single movement point. Empty spends the point.
 * Push (Warrior only): four push types, each with its own cooldown of 1 (so a Warrior may use
@@ -36,6 +36,8 @@ import numpy as np
 from stratagem.envs.core import Game, GameSpec, InvalidStateError
 from stratagem.envs.push_them_all import actions as A
 from stratagem.envs.push_them_all.maps import HOLE, TILE_NAMES, TILE_SYMBOLS, Board, load_maps
+from stratagem.envs.push_them_all.maps import SOURCES as MAP_SOURCES
+from stratagem.envs.stratega_maps import refuse_untrusted_file
 from stratagem.envs.stratega_state import BoardFacts, StrategaState
 
 __all__ = [
@@ -49,7 +51,7 @@ __all__ = [
 ]
 
 GAME_NAME = "push_them_all"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 NUM_PLAYERS = 2
 NUM_PUSHES = len(A.PUSH_NAMES)
 
@@ -163,20 +165,24 @@ class PushThemAllGame(Game):
         map: ``"default"`` (the 13×8 board of ``PushThemAll.yaml``), ``"pta"`` / ``"pta:N"``
             (the SCSA experiment maps), ``"ntbea"`` / ``"ntbea:N"`` (the tuning maps), a YAML
             path (``path`` or ``path:MapName``) or an inline layout.
-        round_limit: The game is a draw when the round counter reaches this value.
+        max_rounds: Rounds played at most (a round is a turn of each player); the game is a
+            draw after them (199: the reference's round counter starts at 1 and its draw
+            limit is 200).
 
     Raises:
         MapError: For an unknown or malformed map.
-        ValueError: For a bad ``round_limit``.
+        ValueError: For a bad ``max_rounds``.
     """
 
-    def __init__(self, *, map: str = "default", round_limit: int = 200) -> None:
-        if isinstance(round_limit, bool) or not isinstance(round_limit, int) or round_limit < 2:
+    def __init__(self, *, map: str = "default", max_rounds: int = 199) -> None:
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
             raise ValueError(
-                f"push_them_all: round_limit must be an integer >= 2, got {round_limit!r}"
+                f"push_them_all: max_rounds must be an integer >= 1, got {max_rounds!r}"
             )
+        refuse_untrusted_file(map, game="push_them_all", sources=MAP_SOURCES)
         self.boards = load_maps(map)
-        self.round_limit = round_limit
+        #: The round counter's draw value (the counter starts at 1): ``max_rounds + 1``.
+        self.round_limit = max_rounds + 1
         self._statics = [_Static(b) for b in self.boards]
         width, height = self.boards[0].width, self.boards[0].height
         self.layout = A.make_layout(width, height)
@@ -193,14 +199,14 @@ class PushThemAllGame(Game):
             num_players=NUM_PLAYERS,
             action_size=self.layout.size,
             observation_shape=(height, width, len(OBSERVATION_PLANES)),
-            max_game_length=(round_limit - 1) * per_round,
+            max_game_length=max_rounds * per_round,
             reward_range=(-1.0, 1.0),
             deterministic=True,
             perfect_information=True,
             zero_sum=True,
             action_layout=self.layout,
             observation_planes=OBSERVATION_PLANES,
-            config={"map": map, "round_limit": round_limit},
+            config={"map": map, "max_rounds": max_rounds},
         )
 
     @property
@@ -242,7 +248,7 @@ class PushThemAllGame(Game):
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> PushThemAllState:
         index = data["board_index"]
-        if not isinstance(index, int) or not 0 <= index < len(self.boards):
+        if type(index) is not int or not 0 <= index < len(self.boards):
             raise InvalidStateError(f"push_them_all: board_index {index!r} out of range")
         state = self._fresh(index)
         static = state._s
@@ -258,7 +264,7 @@ class PushThemAllGame(Game):
                 raise InvalidStateError(f"push_them_all: '{key}' must be a list of {size} integers")
             fields[key] = list(values)
         tick, player, winner = data["tick"], data["current_player"], data["winner"]
-        if not isinstance(tick, int) or isinstance(tick, bool) or not 1 <= tick <= self.round_limit:
+        if type(tick) is not int or not 1 <= tick <= self.round_limit:
             raise InvalidStateError(f"push_them_all: tick {tick!r} outside 1..{self.round_limit}")
         if player not in (0, 1) or isinstance(player, bool):
             raise InvalidStateError(f"push_them_all: current_player {player!r} is not 0 or 1")

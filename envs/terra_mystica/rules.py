@@ -118,6 +118,7 @@ from stratagem.envs.terra_mystica.tiles import (
     SCORING_NAMES,
     TOWNS,
 )
+from stratagem.envs.terra_mystica.validate import check_state
 
 __all__ = [
     "PHASE_NAMES",
@@ -126,7 +127,7 @@ __all__ = [
 ]
 
 GAME_NAME = "terra_mystica"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 
 # Phases: who decides what.
 SETUP_DWELLING, SETUP_BONUS, ACTION, LEECH, CULTIST, INCOME_SPADES, OVER = range(7)
@@ -680,6 +681,9 @@ class TerraMysticaState(State):
         if not isinstance(pd, list) or len(pd) != n:
             raise InvalidStateError(f"terra_mystica: 'pd' must hold {n} player records")
         st.pd = [ints(d, "pd", PLAYER_SIZE) for d in pd]
+        for key in ("leech", "setup_queue"):
+            if not isinstance(data[key], list):
+                raise InvalidStateError(f"terra_mystica: '{key}' must be a list")
         st.leech = tuple(tuple(ints(o, "leech", 4)) for o in data["leech"])
         st.setup_queue = tuple(tuple(ints(x, "setup_queue", 2)) for x in data["setup_queue"])
         if not all(0 <= f < len(FACTIONS) for f in st.fac):
@@ -695,7 +699,7 @@ class TerraMysticaState(State):
         if sorted(st.order) != list(range(n)):
             raise InvalidStateError("terra_mystica: 'order' must be a permutation of the seats")
         player = data["current_player"]
-        if not isinstance(player, int) or not 0 <= player < n:
+        if type(player) is not int or not 0 <= player < n:
             raise InvalidStateError(f"terra_mystica: current_player {player!r} out of range")
         st.current_player = player
         final = data["final"]
@@ -709,6 +713,7 @@ class TerraMysticaState(State):
             mask = sum(1 << c for c in range(NUM_CELLS) if st.own[c] == p and st.bld[c])
             if mask != st.mine[p]:
                 raise InvalidStateError(f"terra_mystica: building mask of player {p} is wrong")
+        check_state(st)
         return st
 
     # ================================================================= queries

@@ -23,7 +23,7 @@ Decisions where the reference misbehaves (each listed on the docs page):
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 from stratagem.envs.tribes import constants as C
@@ -134,13 +134,24 @@ def city_tiles(s: TribesState, cid: int) -> list[int]:
     return [t for t in s.geo.square(city[C_POS], radius) if tile_city[t] == cid]
 
 
-def assign_city_tiles(s: TribesState, cid: int, radius: int) -> None:
-    """Claim every unowned tile within ``radius``: +20 score each (and city worth)."""
+def assign_city_tiles(s: TribesState, cid: int, radius: int, reserved: Container[int] = ()) -> None:
+    """Claim every unowned tile within ``radius``: +20 score each (and city worth).
+
+    Args:
+        s: The state.
+        cid: The claiming city.
+        radius: Territory radius.
+        reserved: Tiles not to claim: the centres of capitals founded after this one when a
+            level is set up. A city centre always belongs to its own city (the rules find a
+            city's level-up and spawn actions through it); on small boards capitals stand side
+            by side, and the reference's loader gives the second capital's centre to the
+            first city, after which the second city's actions act on the first one.
+    """
     city = s.cities[cid]
     tribe = city[C_TRIBE]
     tile_city = s.tile_city
     for tile in s.geo.square(city[C_POS], radius):
-        if not tile_city[tile]:
+        if not tile_city[tile] and tile not in reserved:
             tile_city[tile] = cid
             s.score[tribe] += C.CITY_BORDER_POINTS
             city[C_WORTH] += C.CITY_BORDER_POINTS
@@ -531,6 +542,23 @@ def found_city(s: TribesState, tribe: int, pos: int, capital: bool = False) -> i
     return cid
 
 
+def release_tile(s: TribesState, tile: int) -> None:
+    """Take ``tile`` out of the territory that holds it, with the 20 points it brought.
+
+    Used for a village inside another city's borders (a border growth can reach one) when it
+    is captured: the new city's centre must be its own. The reference leaves the centre to the
+    older city, so that capturing the new city later captures the older one; we do not.
+    """
+    cid = s.tile_city[tile]
+    if not cid:
+        return
+    s.tile_city[tile] = 0
+    city = s.cities.get(cid)
+    if city is not None:
+        s.score[city[C_TRIBE]] -= C.CITY_BORDER_POINTS
+        city[C_WORTH] -= C.CITY_BORDER_POINTS
+
+
 def capture(s: TribesState, uid: int) -> None:
     """CAPTURE: the unit takes the village or enemy city it stands on, and is FINISHED."""
     unit = s.units[uid]
@@ -538,6 +566,7 @@ def capture(s: TribesState, uid: int) -> None:
     pos = unit[UN.U_POS]
     unit[UN.U_STATUS] = C.FINISHED
     if s.terrain[pos] == C.VILLAGE:
+        release_tile(s, pos)
         cid = found_city(s, tribe, pos)
         assign_city_tiles(s, cid, s.cities[cid][C_BOUND])
         s.terrain[pos] = C.CITY

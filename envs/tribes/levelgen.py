@@ -8,8 +8,11 @@ tournament levels (``tournament.json``) are reproduced exactly. The generator's 
 on purpose (they shape every map): the smoothing marks are never cleared between passes, coasts
 are eroded (land next to deep water becomes shallow water), villages are placed in index order,
 and the ruins' spacing step marks the ring around the cell whose *index* equals the ruin's mark.
-One deviation: where the Java loop placing ruins could never finish (every candidate cell is
-shallow water or deep water with the water quota used up) we stop placing ruins.
+Two deviations, both where the Java generator breaks: where the Java loop placing ruins could
+never finish (every candidate cell is shallow water or deep water with the water quota used up)
+we stop placing ruins; and where Imperius' fruits or Bardur's animals would be written over a
+neighbouring capital (capitals are side by side only on boards smaller than 10, where the Java
+generator then loses a tribe or fails to parse its own map) the draw is taken again.
 
 Level files (``.csv``) hold one line per board row, comma-separated tiles ``T:R`` (terrain
 character, optional resource character); a city tile ``c:K`` is the capital of tribe key ``K``
@@ -517,6 +520,10 @@ class _Generator:
         while count() < quantity:
             pos = self.random_int(0, 8)
             cell = self.circle(capital, 1)[pos]
+            if terrain[cell] == "c":
+                # Another capital next to this one (only small boards place capitals side by
+                # side): the reference overwrites it and loses that tribe; we draw again.
+                continue
             terrain[cell] = ter
             resource[cell] = res
             for nb in self.cross(cell):

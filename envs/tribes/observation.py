@@ -178,7 +178,7 @@ def observe(s: TribesState, player: int) -> np.ndarray:
             row[P_ATTACK] = float(after_attack[utype][status] >= 0)
             row[P_FRESH] = float(status == C.FRESH)
     obs[:, P_STARS] = min(1.0, max(0.0, s.stars[player] / 100.0))
-    obs[:, P_TURN] = min(1.0, s.tick / s.game.max_turns)
+    obs[:, P_TURN] = min(1.0, s.tick / max(1, s.game.max_turns))
     for tech in range(C.NUM_TECHS):
         if techs >> tech & 1:
             obs[:, P_TECH + tech] = 1.0

@@ -44,6 +44,7 @@ from stratagem.envs.core import (
     InvalidStateError,
     State,
     clone_rng,
+    refuse_file_option,
     rng_from_state,
     rng_state,
 )
@@ -61,11 +62,15 @@ from stratagem.envs.tribes.levelgen import (
     tournament_seeds,
 )
 from stratagem.envs.tribes.memo import BoardMemo, Context, board_memo, context, remember
+from stratagem.envs.tribes.validate import check_state
 
 __all__ = ["TribesGame", "TribesState"]
 
 GAME_NAME = "tribes"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
+
+#: Generator seeds tried for one game seed before giving up (see ``level_for_seed``).
+LEVEL_ATTEMPTS = 256
 
 U_TYPE, U_TRIBE, U_POS, U_HP, U_MAXHP, U_KILLS, U_VET, U_CITY, U_STATUS, U_BASE = range(10)
 C_POS, C_TRIBE, C_LEVEL, C_POP, C_NEED, C_CAPITAL, C_PROD, C_WALLS, C_BOUND, C_UNITS, C_WORTH = (
@@ -186,8 +191,11 @@ class TribesGame(Game):
             tournament); a bundled level name (``"SampleLevel2p"``) or a ``.csv`` path loads
             that level.
         map_size: Side of generated levels (0: 11, 14 or 16 for 2, 3 or 4 tribes).
-        mode: ``"capitals"`` (win by holding every capital; 50 turns) or ``"score"`` (30 turns).
-        max_turns: Last turn played (0: the mode's, 50 or 30); smaller values make short games.
+        mode: ``"capitals"`` (win by holding every capital; turns 0 to 50) or ``"score"``
+            (turns 0 to 30).
+        max_rounds: Rounds played at most, a round being a turn of every tribe still playing
+            (0: the mode's, 51 or 31: the reference's turns 0 to 50 or 0 to 30); smaller values
+            make short games.
         observability: ``"full"`` (the paper's) or ``"partial"`` (fog of war).
         initial_land: Land fraction the generator starts from (0.5: "1:1 water/land").
 
@@ -204,7 +212,7 @@ class TribesGame(Game):
         map: str = "",
         map_size: int = 0,
         mode: str = "capitals",
-        max_turns: int = 0,
+        max_rounds: int = 0,
         observability: str = "full",
         initial_land: float = 0.5,
     ) -> None:
@@ -216,8 +224,8 @@ class TribesGame(Game):
             raise ValueError(
                 f"tribes: observability must be 'full' or 'partial', got {observability!r}"
             )
-        if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 0:
-            raise ValueError(f"tribes: max_turns must be an integer >= 0, got {max_turns!r}")
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
+            raise ValueError(f"tribes: max_rounds must be an integer >= 0, got {max_rounds!r}")
         if isinstance(map_size, bool) or not isinstance(map_size, int) or map_size < 0:
             raise ValueError(f"tribes: map_size must be an integer >= 0, got {map_size!r}")
         if not isinstance(map, str):
@@ -227,11 +235,13 @@ class TribesGame(Game):
             raise ValueError(f"tribes: initial_land must be a number, got {initial_land!r}")
         self.mode = C.MODE_NAMES.index(mode)
         self.partial = observability == "partial"
-        self.max_turns = max_turns or C.MAX_TURNS[self.mode]
+        #: The last turn (tick) played; turns count from 0, so ``max_rounds - 1``.
+        self.max_turns = max_rounds - 1 if max_rounds else C.MAX_TURNS[self.mode]
         self.initial_land = float(initial_land)
         self._fixed_level: Level | None = None
         self._level_seeds: tuple[int, ...] | None = None
         self._levels: dict[int, Level] = {}
+        self._seed_levels: dict[int, Level] = {}
         if level == "" or level.startswith("seed:") or level.startswith("paper"):
             if not 2 <= num_players <= 4:
                 raise ValueError(f"tribes: num_players must be 2 to 4, got {num_players}")
@@ -262,8 +272,10 @@ class TribesGame(Game):
                     raise LevelError(f"tribes: unknown level {level!r}; use 'paper' or 'paper:K'")
             self.size = size
             # fail early on impossible generator settings (tribes, size, land ratio)
-            self._generated(self._level_seeds[0] if self._level_seeds else 0)
+            self.level_for_seed(0)
         else:
+            if level not in BUNDLED_LEVELS:
+                refuse_file_option(GAME_NAME, "map", level)
             lv = load_level(level)
             self._fixed_level = lv
             self.size = lv.size
@@ -294,7 +306,7 @@ class TribesGame(Game):
             "map": level,
             "map_size": map_size,
             "mode": mode,
-            "max_turns": max_turns,
+            "max_rounds": max_rounds,
             "observability": observability,
             "initial_land": initial_land,
         }
@@ -328,13 +340,42 @@ class TribesGame(Game):
         return level
 
     def level_for_seed(self, seed: int | None) -> Level:
-        """The level a game of this seed is played on."""
+        """The level a game of this seed is played on.
+
+        With ``map=""`` it is the generator's level of seed ``N`` (the game seed); where that
+        board has no room for every capital (only boards smaller than 10 or land ratios far
+        from the paper's 0.5 run out of room), the first of the seeds ``N + k * 2**32``,
+        ``k = 1 .. LEVEL_ATTEMPTS - 1``, whose board has room, so that every game seed gives a
+        game (the level's ``name`` says which seed made it). ``seed:N`` and ``paper`` levels
+        are exact: they raise instead.
+
+        Raises:
+            LevelError: If no attempt makes a level (impossible generator settings).
+        """
         if self._fixed_level is not None:
             return self._fixed_level
         seed = 0 if seed is None else int(seed)
         if self._level_seeds is not None:
             return self._generated(self._level_seeds[seed % len(self._level_seeds)])
-        return self._generated(seed)
+        level = self._seed_levels.get(seed)
+        if level is None:
+            first: LevelError | None = None
+            for k in range(LEVEL_ATTEMPTS):
+                try:
+                    level = self._generated(seed + (k << 32))
+                    break
+                except LevelError as exc:
+                    first = first or exc
+            else:
+                raise LevelError(
+                    f"tribes: no level for game seed {seed} after {LEVEL_ATTEMPTS} generator "
+                    f"seeds ({seed} + k * 2**32); use a larger map_size or an initial_land "
+                    f"nearer 0.5. The first attempt said: {first}"
+                )
+            if len(self._seed_levels) > 64:
+                self._seed_levels.clear()
+            self._seed_levels[seed] = level
+        return level
 
     # ------------------------------------------------------------------ contract
     def new_initial_state(self, seed: int | None = None, level: Level | None = None) -> TribesState:
@@ -487,11 +528,12 @@ class TribesState(State):
         s.tick = 0
         s.current_player = 0
         s._rng = rng
+        centres = {pos for pos, _ in level.capitals}
         for k, (pos, ttype) in enumerate(level.capitals):
             cid = CT.found_city(s, k, pos, capital=True)
             s.capital[k] = cid
             UN.add_unit(s, UN.new_unit(C.TRIBES[ttype].unit, k, pos, cid))
-            CT.assign_city_tiles(s, cid, 1)
+            CT.assign_city_tiles(s, cid, 1, reserved=centres - {pos})
             s.terrain[pos] = C.CITY
         for k in range(nt):
             UN.clear_view(s, k, s.cities[s.capital[k]][C_POS], C.FIRST_CITY_CLEAR_RANGE)
@@ -1067,6 +1109,9 @@ class TribesState(State):
             if any(v < lo or (hi is not None and v > hi) for v in values):
                 raise _bad(f"{key} has a value outside {lo}..{hi}")
             setattr(s, key, values)
+        for key in ("temples", "units", "cities"):
+            if not isinstance(data[key], list):
+                raise _bad(f"{key} must be a list")
         s.temples = {}
         for item in data["temples"]:
             t, lv, turns = _int_list(item, 3, "temple")
@@ -1115,35 +1160,11 @@ class TribesState(State):
                 raise _bad(f"{key} must be true or false")
             setattr(s, key, data[key])
         s.ranking = None if data["ranking"] is None else tuple(_int_list(data["ranking"], nt, "r"))
-        s._rng = rng_from_state(data["rng"])
-        s._check_consistency()
+        if data["rng"] is None:
+            raise _bad("rng must hold the state of the game's random generator")
+        s._rng = rng_from_state(data["rng"], "rng", GAME_NAME)
+        check_state(s)
         return s
-
-    def _check_consistency(self) -> None:
-        """Cross-checks of a state read from JSON (units and cities where the board says)."""
-        for uid, unit in self.units.items():
-            if len(unit) != 10 or not 0 <= unit[U_POS] < self.geo.n:
-                raise _bad(f"unit {uid} is malformed")
-            if self.unit_at[unit[U_POS]] != uid:
-                raise _bad(f"unit {uid} is not where the board says")
-            if not 0 <= unit[U_TYPE] < C.NUM_UNIT_TYPES or not 0 <= unit[U_TRIBE] < self.num_tribes:
-                raise _bad(f"unit {uid} has a bad type or tribe")
-        for tile, uid in enumerate(self.unit_at):
-            if uid and uid not in self.units:
-                raise _bad(f"tile {tile} holds unknown unit {uid}")
-        for cid, city in self.cities.items():
-            if not 0 <= city[C_POS] < self.geo.n or not 0 <= city[C_TRIBE] < self.num_tribes:
-                raise _bad(f"city {cid} is malformed")
-            for uid in city[C_UNITS]:
-                if uid not in self.units:
-                    raise _bad(f"city {cid} lists unknown unit {uid}")
-        for t in range(self.num_tribes):
-            for cid in self.tcities[t]:
-                if cid not in self.cities:
-                    raise _bad(f"tribe {t} lists unknown city {cid}")
-            for uid in self.extra[t]:
-                if uid not in self.units:
-                    raise _bad(f"tribe {t} lists unknown unit {uid}")
 
     # Kept (not core's ==): comparing the JSON text also tells dict key order, 1.0 and True from 1.
     def __eq__(self, other: object) -> bool:

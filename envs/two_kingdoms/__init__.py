@@ -24,16 +24,16 @@ def register_game() -> None:
     from stratagem.envs.registry import register
 
     def two_kingdoms(
-        *, map: str = "default", round_limit: int = 100, research: bool = False
+        *, map: str = "default", max_rounds: int = 99, research: bool = False
     ) -> TwoKingdomsGame:
-        return TwoKingdomsGame(map=map, round_limit=round_limit, research=research)
+        return TwoKingdomsGame(map=map, max_rounds=max_rounds, research=research)
 
     register(
         "two_kingdoms",
         two_kingdoms,
         description="Two Kingdoms (Stratega): 2 players, mine gold, spawn, kill the enemy King",
         env_id="stratagem/TwoKingdoms-v0",
-        test_configs=({}, {"research": True}, {"map": "tk:5", "round_limit": 25}),
+        test_configs=({}, {"research": True}, {"map": "tk:5", "max_rounds": 24}),
         rule_based_agent="stratagem.baselines.two_kingdoms:TwoKingdomsRuleBasedAgent",
     )
 

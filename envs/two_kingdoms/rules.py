@@ -9,7 +9,7 @@ The facts that decide play:
 * The round counter (Stratega's tick) starts at 1 and grows when the turn passes back to
   player 0. Then (the OnTick triggers, in the file's order) every player who owns a City gains
   1 Prod (at most 100), and every entity's movement point is refilled. The game is a draw as
-  soon as the counter reaches ``round_limit`` (100).
+  soon as the counter reaches the reference's limit, 100: after ``max_rounds`` (99) rounds.
 * Players hold Gold (0..1000, starts at 0), Prod (0..100, starts at 50) and Score (0..1000).
 * City (200 health): Spawn, **cooldown 0**, a Worker for 50 Prod or a Warrior for 40 Gold onto
   any walkable, empty one of its 8 neighbour tiles (Score +2); and Empty. It cannot move or
@@ -51,8 +51,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from stratagem.envs.core import Game, GameSpec, InvalidStateError
+from stratagem.envs.stratega_maps import refuse_untrusted_file
 from stratagem.envs.stratega_state import BoardFacts, StrategaState
 from stratagem.envs.two_kingdoms import actions as A
+from stratagem.envs.two_kingdoms.maps import SOURCES as MAP_SOURCES
 from stratagem.envs.two_kingdoms.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
 
 __all__ = [
@@ -69,7 +71,7 @@ __all__ = [
 ]
 
 GAME_NAME = "two_kingdoms"
-RULES_VERSION = 1
+RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 NUM_PLAYERS = 2
 
 CITY, KING, WARRIOR, WORKER, GOLD_VEIN = 0, 1, 2, 3, 4
@@ -199,26 +201,30 @@ class TwoKingdomsGame(Game):
         map: ``"default"`` (the 11×11 board of the ``tk_*.yaml`` files), ``"tk"`` / ``"tk:N"``
             (the 50 experiment maps), ``"ntbea"`` / ``"ntbea:N"`` (the tuning maps), a YAML
             path (``path`` or ``path:MapName``) or an inline layout.
-        round_limit: The game is a draw when the round counter reaches this value.
+        max_rounds: Rounds played at most (a round is a turn of each player); the game is a
+            draw after them (99: the reference's round counter starts at 1 and its draw
+            limit is 100).
         research: Play the paper's variant in which the City must research Mining before it can
             spawn Workers (see the module docstring); off as in the reference files.
 
     Raises:
         MapError: For an unknown or malformed map.
-        ValueError: For a bad ``round_limit`` or ``research``.
+        ValueError: For a bad ``max_rounds`` or ``research``.
     """
 
     def __init__(
-        self, *, map: str = "default", round_limit: int = 100, research: bool = False
+        self, *, map: str = "default", max_rounds: int = 99, research: bool = False
     ) -> None:
-        if isinstance(round_limit, bool) or not isinstance(round_limit, int) or round_limit < 2:
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
             raise ValueError(
-                f"two_kingdoms: round_limit must be an integer >= 2, got {round_limit!r}"
+                f"two_kingdoms: max_rounds must be an integer >= 1, got {max_rounds!r}"
             )
         if not isinstance(research, bool):
             raise ValueError(f"two_kingdoms: research must be true or false, got {research!r}")
+        refuse_untrusted_file(map, game="two_kingdoms", sources=MAP_SOURCES)
         self.boards = load_maps(map)
-        self.round_limit = round_limit
+        #: The round counter's draw value (the counter starts at 1): ``max_rounds + 1``.
+        self.round_limit = max_rounds + 1
         self.research = research
         self._statics = [_Static(b) for b in self.boards]
         width, height = self.boards[0].width, self.boards[0].height
@@ -236,7 +242,7 @@ class TwoKingdomsGame(Game):
             zero_sum=True,
             action_layout=self.layout,
             observation_planes=OBSERVATION_PLANES,
-            config={"map": map, "round_limit": round_limit, "research": research},
+            config={"map": map, "max_rounds": max_rounds, "research": research},
         )
 
     def _max_length(self, board: Board) -> int:
@@ -302,7 +308,7 @@ class TwoKingdomsGame(Game):
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> TwoKingdomsState:
         index = data["board_index"]
-        if not isinstance(index, int) or not 0 <= index < len(self.boards):
+        if type(index) is not int or not 0 <= index < len(self.boards):
             raise InvalidStateError(f"two_kingdoms: board_index {index!r} out of range")
         state = self._fresh(index)
         static = state._s
@@ -329,7 +335,7 @@ class TwoKingdomsGame(Game):
         score, mined = int_list("score", NUM_PLAYERS), int_list("mined", NUM_PLAYERS)
         mining = int_list("mining", NUM_PLAYERS)
         tick, player, winner = data["tick"], data["current_player"], data["winner"]
-        if not isinstance(tick, int) or isinstance(tick, bool) or not 1 <= tick <= self.round_limit:
+        if type(tick) is not int or not 1 <= tick <= self.round_limit:
             raise InvalidStateError(f"two_kingdoms: tick {tick!r} outside 1..{self.round_limit}")
         if player not in (0, 1) or isinstance(player, bool):
             raise InvalidStateError(f"two_kingdoms: current_player {player!r} is not 0 or 1")
