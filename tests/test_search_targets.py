@@ -245,3 +245,27 @@ def test_pretrained_names_the_games_that_ship_a_network():
     game = make_game("tictactoe_test")
     with pytest.raises(ValueError, match="no pretrained network ships for tictactoe_test"):
         AlphaZeroAgent(game, checkpoint="pretrained")
+
+
+def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
+    import gymnasium as gym
+
+    from stratagem.baselines import make_agent
+
+    for config in ({"map": "pta"}, {}):  # one network for every board of the game
+        game = make_game("push_them_all", **config)
+        agent = make_agent("alphazero:checkpoint=pretrained,simulations=4,threads=1", game)
+        state = game.new_initial_state(0)
+        rng = np.random.default_rng(0)
+        for _ in range(10):
+            action = agent.act(state.clone(), rng=rng)
+            assert state.legal_action_mask()[action]
+            state.apply(action)
+    env = gym.make(
+        "stratagem/PushThemAll-v0", opponent="alphazero:checkpoint=pretrained,simulations=2"
+    )
+    obs, info = env.reset(seed=0)
+    legal = np.flatnonzero(info["action_mask"])
+    env.step(int(legal[0]))
+    with pytest.raises(ValueError, match="no pretrained network ships for kill_the_king"):
+        make_agent("alphazero:checkpoint=pretrained", make_game("kill_the_king"))
