@@ -184,6 +184,15 @@ def shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float
     raise ValueError(f"unknown shape {shape!r}")
 
 
+#: Height of a line of a player panel, and the gap after each player's lines.
+PANEL_LINE, PANEL_GAP = 19, 6
+
+
+def panel_height(blocks: Sequence[Sequence[str]]) -> int:
+    """Height of :meth:`Canvas.player_panel` for these lines."""
+    return sum(len(block) * PANEL_LINE + PANEL_GAP for block in blocks)
+
+
 class Canvas:
     """A Pillow RGB image with the drawing helpers every game uses.
 
@@ -383,6 +392,21 @@ class Canvas:
                 self.text((x + icon + 5, y + line_h / 2), label, size=size, anchor="lm")
             x += w
         return int(y + line_h + 4)
+
+    def player_panel(
+        self, y: float, blocks: Sequence[Sequence[str]], colours: Sequence[Colour]
+    ) -> float:
+        """Each player's lines under a disc of its colour, from ``y``; returns the y below.
+
+        :func:`panel_height` says how tall this is, so pictures can size themselves first.
+        """
+        for colour, block in zip(colours, blocks, strict=True):
+            self.shape("disc", 18, y + 9, 6, colour)
+            for line in block:
+                self.text((30, y), line, size=14)
+                y += PANEL_LINE
+            y += PANEL_GAP
+        return y
 
     def to_array(self) -> np.ndarray:
         """The picture as an ``H × W × 3`` uint8 array."""

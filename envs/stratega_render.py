@@ -206,7 +206,7 @@ def board_picture(
         probe.wrap(f"player {p} ({PLAYER_NAMES[p]}): {line}", width - 50, 14)
         for p, line in enumerate(player_lines)
     ]
-    panel_h = 10 + sum(len(lines) * 19 + 6 for lines in wrapped)
+    panel_h = 10 + pic.panel_height(wrapped)
     legend_top = top + board_h + 8 + panel_h
     height = probe.legend(legend_top, legend, dry_run=True) + 4
     c = pic.Canvas(width, height)
@@ -256,12 +256,6 @@ def board_picture(
                 lk.bar_colour,
             )
     # players
-    y = top + board_h + 12
-    for p, lines in enumerate(wrapped):
-        c.shape("disc", 18, y + 9, 6, pic.rgb(PLAYER_RGB[p]))
-        for line in lines:
-            c.text((30, y), line, size=14)
-            y += 19
-        y += 6
+    c.player_panel(top + board_h + 12, wrapped, [pic.rgb(PLAYER_RGB[p]) for p in (0, 1)])
     c.legend(legend_top, legend)
     return c.to_array()

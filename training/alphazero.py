@@ -28,7 +28,6 @@ import dataclasses
 import logging
 import os
 import random
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,6 +51,7 @@ from stratagem.training.common import (
     ProgressBar,
     TensorBoardLogger,
     atomic_torch_save,
+    atomic_write,
     evaluate_agent,
     resolve_device,
 )
@@ -129,17 +129,7 @@ class ReplayBuffer:
             "actions": np.concatenate(self.actions[:n]) if n else np.zeros(0, np.int32),  # type: ignore[arg-type]
             "policies": np.concatenate(self.policies[:n]) if n else np.zeros(0, np.float32),  # type: ignore[arg-type]
         }
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, **data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        atomic_write(path, lambda fh: np.savez(fh, **data))
 
     def load(self, path: Path) -> None:
         """Restore from :meth:`save` (raises ``ValueError`` for a file that does not fit)."""

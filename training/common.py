@@ -8,9 +8,9 @@ import sys
 import tempfile
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import torch
@@ -28,6 +28,7 @@ __all__ = [
     "ProgressBar",
     "TensorBoardLogger",
     "atomic_torch_save",
+    "atomic_write",
     "config_from_mapping",
     "evaluate_agent",
     "load_toml",
@@ -56,16 +57,17 @@ def resolve_device(name: str) -> torch.device:
     raise ValueError(f"unknown device {name!r}; use auto, cpu or cuda")
 
 
-def atomic_torch_save(obj: Any, path: str | os.PathLike) -> None:
-    """Save to a temporary file in the same folder, then rename over ``path``.
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], Any]) -> None:
+    """Call ``write(file)`` on a temporary file in the same folder, then rename it to ``path``.
 
-    A crash mid-write leaves the previous checkpoint intact: the rename is atomic.
+    A crash mid-write leaves the previous file intact: the rename is atomic. Every file a run
+    keeps (checkpoints, replay buffers, PPO models and snapshots) is written through here.
     """
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            torch.save(obj, fh)
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -73,6 +75,11 @@ def atomic_torch_save(obj: Any, path: str | os.PathLike) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def atomic_torch_save(obj: Any, path: str | os.PathLike) -> None:
+    """``torch.save`` through :func:`atomic_write`."""
+    atomic_write(path, lambda fh: torch.save(obj, fh))
 
 
 class ProgressBar:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -31,7 +30,7 @@ from torch import nn
 from stratagem.baselines.agent import BaseAgent, make_agent
 from stratagem.envs.core import Game, State
 from stratagem.envs.registry import make_game
-from stratagem.training.common import evaluate_agent, resolve_device, to_toml
+from stratagem.training.common import atomic_write, evaluate_agent, resolve_device, to_toml
 from stratagem.training.config import PPOConfig
 
 log = logging.getLogger(__name__)
@@ -153,16 +152,12 @@ def _make_env(config: PPOConfig, rank: int, pool_dir: str, shaping_scale: float)
 
 def _atomic_save(model: Any, path: Path) -> None:
     """Save ``model`` to ``path`` through a temporary file: a kill never leaves a torn zip."""
-    tmp = path.with_name(f".{path.stem}-partial.zip")
-    model.save(str(tmp))
-    os.replace(tmp, path)
+    atomic_write(path, model.save)
 
 
 def _atomic_model_save(model: Any, path: Path, meta: dict[str, Any]) -> None:
     _atomic_save(model, path)
-    meta_tmp = path.with_suffix(".json.tmp")
-    meta_tmp.write_text(json.dumps(meta))
-    os.replace(meta_tmp, path.with_suffix(".json"))
+    atomic_write(path.with_suffix(".json"), lambda fh: fh.write(json.dumps(meta).encode()))
 
 
 def train(config: PPOConfig) -> dict[str, Any]:

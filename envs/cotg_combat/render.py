@@ -117,7 +117,7 @@ def render_rgb(state: CotgCombatState) -> np.ndarray:
         (pic.shape_icon("disc", _faded(0), outline=(110, 110, 110)), "faded: has attacked"),
     ]
     panel_top = int(top + board_h - s + 10)
-    legend_top = panel_top + sum(len(x) * 19 + 6 for x in lines) + 6
+    legend_top = panel_top + pic.panel_height(lines) + 6
     height = probe.legend(legend_top, legend, dry_run=True) + 4
     c = pic.Canvas(width, height)
     hp0, hp1 = state.hp_totals()
@@ -159,13 +159,7 @@ def render_rgb(state: CotgCombatState) -> np.ndarray:
         )
         frac = u.hp / game.max_hp[u.type]
         c.bar((x - s * 0.6, y + s * 0.7, x + s * 0.6, y + s * 0.7 + max(2, s * 0.14)), frac)
-    yy = panel_top + 6
-    for p, block in enumerate(lines):
-        c.shape("disc", 18, yy + 9, 6, pic.rgb(_PLAYER_RGB[p]))
-        for line in block:
-            c.text((30, yy), line, size=14)
-            yy += 19
-        yy += 6
+    c.player_panel(panel_top + 6, lines, [pic.rgb(_PLAYER_RGB[p]) for p in range(len(lines))])
     c.legend(legend_top, legend)
     return c.to_array()
 
