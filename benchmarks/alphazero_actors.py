@@ -43,6 +43,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=32, help="games per phase")
     parser.add_argument("--actors", default="1,2", help="settings: N or N:GROUPS, comma-separated")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--max-moves",
+        type=int,
+        default=None,
+        help="cut each game after this many decisions: a steady-state rate without the tail of "
+        "a phase where the last games run alone",
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the server")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", default="bench_alphazero_actors.json")
@@ -55,6 +62,7 @@ def main() -> None:
         simulations=args.simulations,
         parallel_games=args.parallel_games,
         games_per_iteration=args.games,
+        max_moves=args.max_moves,
         device=args.device,
         progress=False,
         tensorboard=False,
@@ -116,6 +124,7 @@ def main() -> None:
         "parallel_games": args.parallel_games,
         "games": args.games,
         "threads": args.threads,
+        "max_moves": args.max_moves,
         "device": args.device,
         "cpu_count": os.cpu_count(),
         "runs": runs,

@@ -30,6 +30,12 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--batches", default="1,4,16,64,256")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="the network without global pooling and with one value per player (the trainer's "
+        "configs turn both on)",
+    )
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", default="bench_alphazero_batching.json")
@@ -38,12 +44,16 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     game = make_game(args.game, **parse_config(args.config))
     device = resolve_device(args.device)
-    net = build_network(game.spec, args.preset).to(device)
+    pooled = not args.plain
+    net = build_network(game.spec, args.preset, global_pooling=pooled, symmetric_value=pooled).to(
+        device
+    )
+    batches = [int(b) for b in args.batches.split(",")]
     evaluate = make_batch_evaluator(net, device)
     # real positions from random play
     rng = np.random.default_rng(0)
     states, state = [], game.new_initial_state(0)
-    while len(states) < 256:
+    while len(states) < min(max(batches), 1024):
         if state.is_terminal():
             state = game.new_initial_state(len(states))
         states.append(state.clone())
@@ -51,20 +61,26 @@ def main() -> None:
         state.apply(int(legal[rng.integers(len(legal))]))
     obs = np.stack([s.observation(s.current_player) for s in states])
     legal = [s.legal_actions() for s in states]
+    while len(legal) < max(batches):  # larger batches repeat the positions
+        obs, legal = np.concatenate([obs, obs]), legal + legal
     results = {
         "game": game.spec.name,
         "config": dict(game.spec.config),
         "preset": args.preset,
+        "global_pooling": pooled,
         "device": str(device),
+        "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "torch": torch.__version__,
         "positions_per_s": {},
     }
-    for batch in (int(b) for b in args.batches.split(",")):
+    for batch in batches:
         evaluate(obs[:batch], legal[:batch])  # warm-up
         done, start = 0, time.perf_counter()
         while time.perf_counter() - start < args.seconds:
             evaluate(obs[:batch], legal[:batch])
             done += batch
+        if device.type == "cuda":
+            torch.cuda.synchronize()
         results["positions_per_s"][batch] = done / (time.perf_counter() - start)
     base = results["positions_per_s"][min(results["positions_per_s"])]
     print(f"{game.spec.name} {dict(game.spec.config)} preset={args.preset} device={device}")
