@@ -269,3 +269,44 @@ def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
     env.step(int(legal[0]))
     with pytest.raises(ValueError, match="no pretrained network ships for kill_the_king"):
         make_agent("alphazero:checkpoint=pretrained", make_game("kill_the_king"))
+
+
+def _same_weights(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize("accepted", [True, False])
+def test_gating_self_play_uses_the_best_network_until_a_trained_one_beats_it(
+    tmp_path, monkeypatch, accepted
+):
+    seen: list[dict] = []
+    real_self_play, real_gate = alphazero.self_play, alphazero._gate
+
+    def recording_self_play(game, net, *args, **kwargs):
+        seen.append(alphazero._weights(net))
+        return real_self_play(game, net, *args, **kwargs)
+
+    def fixed_gate(*args, **kwargs):
+        result = real_gate(*args, **kwargs)  # the match is played; the verdict is forced
+        assert 0.0 <= result["eval/gate/score"] <= 1.0
+        return {**result, "eval/gate/accepted": float(accepted)}
+
+    monkeypatch.setattr(alphazero, "self_play", recording_self_play)
+    monkeypatch.setattr(alphazero, "_gate", fixed_gate)
+    metrics = alphazero.train(cfg(tmp_path, iterations=2, gate_score=0.55, gate_games=2))
+    assert metrics["eval/gate/accepted"] == float(accepted)
+    data = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
+    assert _same_weights(data["best_network"], data["network"]) == accepted
+    # iteration 2 played with the network trained in iteration 1, or still the initial one
+    assert _same_weights(seen[1], seen[0]) != accepted
+    # resume keeps the best network: a third iteration self-plays with it
+    seen.clear()
+    alphazero.train(cfg(tmp_path, iterations=3, gate_score=0.55, gate_games=2))
+    assert _same_weights(seen[0], data["best_network"])
+
+
+def test_gate_score_is_validated(tmp_path):
+    with pytest.raises(ValueError, match="gate_score"):
+        cfg(tmp_path, gate_score=1.5).validate()
+    with pytest.raises(ValueError, match="gate_games"):
+        cfg(tmp_path, gate_score=0.5, gate_games=0).validate()

@@ -385,6 +385,8 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
     buffer = ReplayBuffer(config.replay_size, spec.observation_shape, spec.num_players)
     iteration, phase = 0, "selfplay"
     previous: dict[str, Any] | None = None
+    # the network self-play uses when gating (None: the trained one); starts as the initial one
+    best: dict[str, Any] | None = _weights(net) if config.gate_score is not None else None
     calibration: dict[str, float] | None = None
     buffer_file: str | None = None
     cpu_total = 0.0
@@ -404,6 +406,8 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             buffer.load(out / buffer_file)
         iteration, phase = data["iteration"], data["phase"]
         previous = data.get("previous_network")
+        if config.gate_score is not None:
+            best = data.get("best_network") or _weights(net)
         calibration = data.get("calibration")
         cpu_total = float(data.get("cpu_seconds", 0.0))
         _rng_restore(rng, data["rng"])
@@ -437,6 +441,7 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
                 "iteration": iteration,
                 "phase": next_phase,
                 "previous_network": previous,
+                "best_network": best,
                 "calibration": calibration,
                 "cpu_seconds": cpu_total,
                 "rng": _rng_snapshot(rng),
@@ -452,16 +457,22 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             with ProgressBar(
                 config.games_per_iteration, f"iter {iteration + 1} self-play", config.progress
             ) as bar:
+                player = net if best is None else _network_with(game, config, device, best)
                 metrics = self_play(
-                    game, net, config, device, rng, buffer, bar, truncation_scale=scale
+                    game, player, config, device, rng, buffer, bar, truncation_scale=scale
                 )
             phase = "train"
             save("train")
         metrics.update(train_network(net, optimizer, buffer, config, spec.action_size, device, rng))
         iteration += 1
+        if best is not None and config.gate_score is not None:
+            gate = _gate(game, net, config, device, rng, best)
+            metrics.update(gate)
+            if gate["eval/gate/accepted"]:
+                best = _weights(net)
         if config.eval_every and iteration % config.eval_every == 0 and config.eval_games:
             metrics.update(_evaluate(game, net, config, device, rng, previous))
-            previous = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+            previous = _weights(net)
         metrics["iteration"] = iteration
         phase = "selfplay"
         save("selfplay")
@@ -491,6 +502,59 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
     return {k: v for k, v in metrics.items() if not k.startswith("histogram/")}
 
 
+def _weights(net: PolicyValueNet) -> dict[str, Any]:
+    """A CPU copy of the network's weights (kept in checkpoints as plain tensors)."""
+    return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+
+
+def _network_with(
+    game: Game, config: AlphaZeroConfig, device: torch.device, weights: dict[str, Any]
+) -> PolicyValueNet:
+    """A network of the run's architecture holding ``weights``, on ``device``."""
+    other = network_from_config(game.spec, dataclasses.asdict(config)).to(device)
+    other.load_state_dict(weights)
+    return other
+
+
+def _network_agent(
+    game: Game, net: PolicyValueNet, config: AlphaZeroConfig, device: torch.device
+) -> Any:
+    """The search agent of evaluations and gate matches: ``eval_simulations``, no noise."""
+    from stratagem.training.agents import AlphaZeroAgent
+
+    return AlphaZeroAgent.from_network(
+        game,
+        net,
+        device,
+        simulations=config.eval_simulations,
+        c_puct=config.c_puct,
+        algorithm=config.algorithm,
+        max_considered=config.max_considered,
+    )
+
+
+def _gate(
+    game: Game,
+    net: PolicyValueNet,
+    config: AlphaZeroConfig,
+    device: torch.device,
+    rng: np.random.Generator,
+    best: dict[str, Any],
+) -> dict[str, float]:
+    """The trained network against the best one: its score, standard error and the verdict."""
+    assert config.gate_score is not None
+    champion = _network_agent(game, _network_with(game, config, device, best), config, device)
+    seed = int(rng.integers(2**31))
+    score = evaluate_agent(
+        game, _network_agent(game, net, config, device), champion, config.gate_games, seed
+    )
+    return {
+        "eval/gate/score": score["score"],
+        "eval/gate/se": score["se"],
+        "eval/gate/accepted": float(score["score"] >= config.gate_score),
+    }
+
+
 def _evaluate(
     game: Game,
     net: PolicyValueNet,
@@ -500,29 +564,16 @@ def _evaluate(
     previous: dict[str, Any] | None,
 ) -> dict[str, float]:
     """The evaluation ladder: score (draws half) and its standard error against each opponent."""
-    from stratagem.training.agents import AlphaZeroAgent
-
-    def agent_of(network: PolicyValueNet) -> AlphaZeroAgent:
-        return AlphaZeroAgent.from_network(
-            game,
-            network,
-            device,
-            simulations=config.eval_simulations,
-            c_puct=config.c_puct,
-            algorithm=config.algorithm,
-            max_considered=config.max_considered,
-        )
-
-    agent = agent_of(net)
+    agent = _network_agent(game, net, config, device)
     results: dict[str, float] = {}
     seed = int(rng.integers(2**31))
     for opponent in config.evaluation_ladder():
         if opponent == "previous":
             if previous is None:
                 continue
-            old = network_from_config(game.spec, dataclasses.asdict(config)).to(device)
-            old.load_state_dict(previous)
-            opp: Any = agent_of(old)
+            opp: Any = _network_agent(
+                game, _network_with(game, config, device, previous), config, device
+            )
         else:
             opp = opponent
         score = evaluate_agent(game, agent, opp, config.eval_games, seed)

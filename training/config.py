@@ -120,6 +120,15 @@ class AlphaZeroConfig:
     forward-model calls per decision."""
     eval_simulations: int = 32
     """Simulations per decision when evaluating (noise off)."""
+    gate_score: float | None = None
+    """Keep a *best* network for self-play (AlphaGo Zero's gating): after every iteration the
+    trained network plays ``gate_games`` games against the best one (seats alternating,
+    ``eval_simulations``, no noise) and replaces it only when it scores at least this (draws
+    half; AlphaGo Zero used 0.55). Training always goes on from the trained network; only
+    self-play is protected from an update that made play worse, e.g. a passive policy whose
+    drawn games then teach nothing. ``None``: self-play uses the latest network."""
+    gate_games: int = 20
+    """Games of each gate match."""
     seed: int = 0
     """Seed of every random choice of the run."""
     device: str = "auto"
@@ -145,6 +154,7 @@ class AlphaZeroConfig:
             raise ValueError(f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}")
         for name in (
             "iterations",
+            "gate_games",
             "games_per_iteration",
             "parallel_games",
             "actors",
@@ -154,6 +164,8 @@ class AlphaZeroConfig:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.gate_score is not None and not 0.0 <= self.gate_score <= 1.0:
+            raise ValueError(f"gate_score must be in [0, 1] or None, got {self.gate_score}")
         for name in ("train_steps", "eval_every", "eval_games", "temperature_moves"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
