@@ -14,8 +14,11 @@ played with the row agent in seat 0 when ``i`` is even and in seat 1 when it is 
   error is the standard deviation of the scores over the square root of the number of games.
 * Results are appended to a JSON Lines file one game at a time, as games finish; rerunning the
   same command skips every game already in the file, so an interrupted tournament resumes where
-  it stopped and loses no finished game.
+  it stopped and loses no finished game. A line that is not a complete record (torn by a kill,
+  edited, fields missing or of the wrong type) is reported with its line number and its game is
+  played again.
 * Games run in worker processes (``spawn``, so the same on every platform), with a progress bar.
+  A worker ends as soon as the tournament process is gone, even after ``kill -9``.
 
 The printed tables are the papers': the row-against-column win-rate matrix with standard
 errors, each agent's overall record, and the game's end-of-game statistics (Kill The King:
@@ -27,11 +30,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import logging
 import math
 import multiprocessing as mp
+import multiprocessing.connection
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,10 +60,13 @@ __all__ = [
     "play_task",
     "plot_heatmap",
     "read_results",
+    "record_problem",
     "register",
     "run_tournament",
     "split_agent_list",
 ]
+
+_log = logging.getLogger(__name__)
 
 
 # ----------------------------------------------------------------------------- end statistics
@@ -331,23 +340,108 @@ def play_task(task: Task) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- results file
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_list_of(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, list) and all(check(v) for v in value)
+
+
+def _is_stat(value: Any) -> bool:
+    return _is_number(value) or _is_list_of(_is_number)(value)
+
+
+#: Fields of a game record (:func:`play_task`) with their type checks and what they must be.
+#: The first group is in every record ever written; the second came later (rules version,
+#: agent seeds, actions) and may be missing from old records, which then only cannot be replayed.
+_RECORD_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "key": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
+    "game": (lambda v: isinstance(v, str), "a string"),
+    "config": (lambda v: isinstance(v, dict), "an object"),
+    "row": (lambda v: isinstance(v, str), "a string"),
+    "col": (lambda v: isinstance(v, str), "a string"),
+    "index": (_is_int, "an integer"),
+    "level": (_is_int, "an integer"),
+    "seed": (_is_int, "an integer"),
+    "names": (_is_list_of(lambda v: isinstance(v, str)), "a list of strings"),
+    "specs": (_is_list_of(lambda v: isinstance(v, str)), "a list of strings"),
+    "returns": (_is_list_of(_is_number), "a list of numbers"),
+    "scores": (_is_list_of(_is_number), "a list of numbers"),
+    "truncated": (lambda v: isinstance(v, bool), "true or false"),
+    "decisions": (_is_list_of(_is_int), "a list of integers"),
+    "agent_seconds": (_is_list_of(_is_number), "a list of numbers"),
+    "fm_calls": (_is_list_of(_is_int), "a list of integers"),
+    "seconds": (_is_number, "a number"),
+    "stats": (
+        lambda v: isinstance(v, dict) and all(_is_stat(x) for x in v.values()),
+        "an object of numbers or lists of numbers",
+    ),
+}
+_LATER_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "rules_version": (_is_int, "an integer"),
+    "agent_seeds": (_is_list_of(_is_int), "a list of integers"),
+    "actions": (_is_list_of(_is_int), "a list of integers"),
+}
+#: Fields with one entry per seat.
+_PER_SEAT = ("names", "specs", "returns", "scores", "decisions", "agent_seconds", "fm_calls")
+
+
+def record_problem(record: Any) -> str | None:
+    """What makes ``record`` unusable as a tournament game record, or ``None`` if nothing.
+
+    A record must be a JSON object with every field :func:`play_task` has always written, of
+    the right type, and one entry per seat in the per-seat lists; the fields added later
+    (``rules_version``, ``agent_seeds``, ``actions``) are checked only when present. The tables
+    and a resumed run rely on all of it, so a record that passes cannot break them.
+    """
+    if not isinstance(record, dict):
+        return f"not a JSON object but {type(record).__name__}"
+    missing = [name for name in _RECORD_FIELDS if name not in record]
+    if missing:
+        return f"lacks field(s) {', '.join(missing)}"
+    for name, (check, wanted) in {**_RECORD_FIELDS, **_LATER_FIELDS}.items():
+        if name in record and not check(record[name]):
+            return f"field {name!r} must be {wanted}, got {record[name]!r:.60}"
+    seats = len(record["names"])
+    per_seat = _PER_SEAT + (("agent_seeds",) if "agent_seeds" in record else ())
+    uneven = [name for name in per_seat if len(record[name]) != seats]
+    if seats == 0 or uneven:
+        return f"per-seat field(s) {', '.join(uneven or ['names'])} do not have one entry per seat"
+    return None
+
+
 def read_results(path: str | Path) -> list[dict[str, Any]]:
-    """Records of a JSON Lines results file; a torn last line (a killed run) is skipped."""
+    """The valid game records of a JSON Lines results file, in file order.
+
+    A line that is not JSON (a torn last line of a killed run, an edit) or not a complete
+    record (see :func:`record_problem`) is skipped, and logged as a warning with its line
+    number (the command line shows it on stderr); a resumed tournament plays its game again.
+    """
     path = Path(path)
     if not path.exists():
         return []
     records = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.strip():
                 continue
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
+                record = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                problem: str | None = f"not UTF-8 text ({exc.reason} at byte {exc.start + 1})"
+            except json.JSONDecodeError as exc:
+                problem = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            else:
+                problem = record_problem(record)
+            if problem is not None:
+                _log.warning("%s:%d: skipped, %s", path, number, problem)
                 continue
-            if isinstance(record, dict) and "key" in record:
-                records.append(record)
+            records.append(record)
     return records
 
 
@@ -666,17 +760,57 @@ def run_tournament(
                 bar.update(1)
         else:
             ctx = mp.get_context("spawn")
-            with ctx.Pool(min(workers, len(todo))) as pool:
-                try:
-                    for record in pool.imap_unordered(play_task, todo, chunksize=1):
-                        accept(record)
-                        bar.update(1)
-                except BaseException:
-                    pool.terminate()
-                    raise
+            # The workers get the read end; this process alone holds the write end, so its
+            # death (even by SIGKILL) is an end of file for every worker (_exit_with_parent).
+            parent_alive, alive_writer = ctx.Pipe(duplex=False)
+            try:
+                with ctx.Pool(
+                    min(workers, len(todo)),
+                    initializer=_exit_with_parent,
+                    initargs=(parent_alive, os.getpid()),
+                ) as pool:
+                    try:
+                        for record in pool.imap_unordered(play_task, todo, chunksize=1):
+                            accept(record)
+                            bar.update(1)
+                    except BaseException:
+                        pool.terminate()
+                        raise
+            finally:
+                alive_writer.close()
+                parent_alive.close()
     finally:
         bar.close()
     return result
+
+
+#: How often a worker also checks that its parent is still the tournament process (seconds).
+_PARENT_POLL = 0.5
+
+
+def _exit_with_parent(parent_alive: mp.connection.Connection, parent_pid: int) -> None:
+    """Worker initializer: end this worker as soon as the tournament process is gone.
+
+    A pool worker blocks in a game, not on the pool's queues, so after ``kill -9`` of the
+    tournament nothing tells it to stop: it would play its game to the end for nothing. A
+    daemon thread therefore waits on ``parent_alive``, the read end of a pipe whose only write
+    end the tournament process holds: when that process dies, however it dies, the kernel
+    closes the write end and the wait returns (end of file). As a second guard (a write end
+    inherited by a ``fork`` elsewhere would keep the pipe open) the thread also notices that
+    the worker was re-parented. Works wherever ``multiprocessing`` does (Linux, macOS, Windows),
+    unlike ``prctl(PR_SET_PDEATHSIG)``, which is Linux only.
+    """
+
+    def watch() -> None:
+        while True:
+            try:
+                gone = bool(mp.connection.wait([parent_alive], timeout=_PARENT_POLL))
+            except OSError:
+                gone = True
+            if gone or os.getppid() != parent_pid:
+                os._exit(1)  # the results have nowhere to go; nothing to clean up
+
+    threading.Thread(target=watch, name="stratagem-parent-watch", daemon=True).start()
 
 
 def _named(agents: Sequence[str] | Mapping[str, str] | None) -> dict[str, str]:

@@ -787,21 +787,30 @@ def _is_ledger(path: Path) -> bool:
 def _cmd_replay(args: argparse.Namespace) -> int:
     make_game(args.game)  # an unknown game fails here with the registry's message
     files = [Path(name) for name in args.records]
-    for path in files:
-        if not path.is_file():
-            raise OSError(f"no such file: {path}")
-    if args.game == "terra_mystica" and all(_is_ledger(p) for p in files):
+
+    def ledger_or_unreadable(path: Path) -> bool:
+        try:
+            return _is_ledger(path)
+        except (OSError, UnicodeDecodeError):
+            return True  # the ledger replayer reports it in its line and goes on
+
+    if args.game == "terra_mystica" and all(ledger_or_unreadable(p) for p in files):
         # the online game's ledgers keep their own replayer and report
         from stratagem.envs.terra_mystica.commands import _cmd_replay as replay_ledgers
 
         return replay_ledgers(argparse.Namespace(ledgers=args.records, manifest=args.manifest))
     ok = failures = 0
-    for path in files:
-        records = [r for r in load_records(path) if r.get("game") == args.game]
-        if args.game_index is not None:
-            records = [select_record(records, args.game, args.game_index)]
-        elif not records:
-            raise ReplayError(f"{path}: no record of game {args.game!r}")
+    for path in files:  # a file that fails is reported and the batch goes on
+        try:
+            records = [r for r in load_records(path) if r.get("game") == args.game]
+            if args.game_index is not None:
+                records = [select_record(records, args.game, args.game_index)]
+            elif not records:
+                raise ReplayError(f"{path}: no record of game {args.game!r}")
+        except (OSError, UnicodeDecodeError, ReplayError) as exc:
+            failures += 1
+            print(f"FAIL {path}: {exc}")
+            continue
         for k, record in enumerate(records):
             label = f"{path.name}[{args.game_index if args.game_index is not None else k}]"
             start = time.perf_counter()

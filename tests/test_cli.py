@@ -58,6 +58,21 @@ def test_unknown_game_and_bad_option_are_one_line_errors(capsys):
     assert "2 seats" in capsys.readouterr().err
 
 
+def test_ill_typed_game_options_are_one_line_errors(capsys):
+    """Values of the wrong type (JSON numbers, null) are refused by name, not by a traceback."""
+    assert main(["play", "tribes", "-c", "tribes=5", "--players", "random,random"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stratagem play: error: tribes: tribes must be a comma-separated list")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    for option in ("factions", "scoring_tiles", "bonus_tiles"):
+        assert main(["bench", "terra_mystica", "-c", f"{option}=null"]) == 2
+        err = capsys.readouterr().err
+        assert f"terra_mystica: {option} must be" in err and "got None" in err
+        assert err.count("\n") == 1
+    result = run_cli("bench", "terra_mystica", "-c", "factions=null")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
 def test_watch_agents_play_to_the_end():
     result = run_cli(
         "play", "kill_the_king", "--players", "random,end_turn", "-c", "map=kwah:5", "--quiet"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,169 @@ def test_replay_command_line(capsys):
     assert args.func(args) == 0
     out = capsys.readouterr().out
     assert "final VP exact" in out and "1/1 games replayed exactly" in out
+
+
+# ----------------------------------------------------------------------------- corrupted ledgers
+def _ledger_lines() -> list[str]:
+    return (MANIFEST.parent / "4pLeague_S67_D1L1_G1.txt").read_text().splitlines()
+
+
+def _replace_command(lines: list[str], old: str, new: str) -> tuple[list[str], int]:
+    index = next(i for i, line in enumerate(lines) if line.endswith("\t" + old))
+    lines = list(lines)
+    lines[index] = lines[index][: -len(old)] + new
+    return lines, index + 1
+
+
+def test_an_unknown_option_line_is_an_error_naming_it(tmp_path):
+    lines = _ledger_lines()
+    index = lines.index("option email-notify")
+    lines[index] = "option fire-and-ice-factions"
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(lines))
+    with pytest.raises(
+        ReplayError, match=rf"line {index + 1}: unknown option 'fire-and-ice"
+    ) as info:
+        replay_file(path)
+    assert info.value.path == str(path) and info.value.line == index + 1
+    assert str(info.value).startswith(f"{path}: ledger line {index + 1}: ")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "reason"),
+    [
+        ("upgrade E7 to TP", "send p to MUD", "no cult track 'mud'"),  # was tuple.index(x)
+        ("upgrade E7 to TP", "build Z99", "no hex 'Z99'"),  # was an unknown-hex ValueError
+        ("upgrade E7 to TP", "pass BON0", "no tile BON0"),  # was another action (BON9's pass)
+        ("upgrade E7 to TP", "+TW9", "no tile TW9"),
+        ("upgrade E7 to TP", "+FAV13", "no tile FAV13"),
+        ("upgrade E7 to TP", "connect r99", "no hex 'R99'"),
+        ("upgrade E7 to TP", "send p to fire for 4", "3, 2 or 1 steps"),  # was a KeyError
+    ],
+)
+def test_a_bad_command_names_its_line(old, new, reason):
+    lines, number = _replace_command(_ledger_lines(), old, new)
+    with pytest.raises(ReplayError, match=rf"^g\.txt: ledger line {number} .*{re.escape(reason)}"):
+        replay_ledger("\n".join(lines), source="g.txt")
+
+
+def test_header_problems_name_a_line():
+    lines = _ledger_lines()
+    scoring = next(i for i, line in enumerate(lines) if line.startswith("Round 3 scoring"))
+    without = lines[:scoring] + lines[scoring + 1 :]
+    with pytest.raises(ReplayError, match="no 'Round N scoring' line for round 3") as info:
+        replay_ledger("\n".join(without))
+    assert info.value.line == len(without)  # something missing: the end of the ledger
+    twice = lines[: scoring + 1] + lines[scoring:]
+    with pytest.raises(ReplayError, match=rf"line {scoring + 2}: a second scoring tile"):
+        replay_ledger("\n".join(twice))
+    removal = next(i for i, line in enumerate(lines) if line.startswith("Removing tile"))
+    no_removal = lines[:removal] + lines[removal + 1 :]
+    first_row = next(i for i, line in enumerate(no_removal) if "\t" in line)
+    with pytest.raises(ReplayError, match=rf"line {first_row + 1}: the game set up .*bonus_tiles"):
+        replay_ledger("\n".join(no_removal))
+
+
+def test_batch_replay_reports_every_file_and_fails_if_any_failed(tmp_path, capsys):
+    good = MANIFEST.parent / "4pLeague_S68_D1L1_G3.txt"
+    lines = good.read_text().splitlines()
+    lines[lines.index("option strict-leech")] = "option nonsense"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines))
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"option strict-leech\n\xff\xfe\n")
+    missing = tmp_path / "missing.txt"
+    parser = argparse.ArgumentParser()
+    tm_commands.register(parser.add_subparsers())
+    names = [str(bad), str(missing), str(binary), str(good)]
+    args = parser.parse_args(["replay", "terra_mystica", *names])
+    assert args.func(args) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"FAIL {bad}: ledger line ") and "unknown option 'nonsense'" in out[0]
+    assert out[1] == f"FAIL {missing}: no such ledger file"
+    assert out[2].startswith(f"FAIL {binary}: ledger line 2: not UTF-8 text")
+    assert out[3].startswith(f"ok   {good.name}: final VP exact")
+    assert out[4] == "1/4 games replayed exactly"
+
+
+def _mutations(seed: int, count: int) -> list[tuple[str, str, list[str]]]:
+    """``count`` corrupted copies of the real ledgers: (file, what was done, lines).
+
+    Each copy gets one to three edits: a line deleted, duplicated, swapped with its neighbour
+    or with any line, a token or a TAB field replaced by ledger vocabulary or garbage, a number
+    changed, or a stray line inserted.
+    """
+    rng = random.Random(seed)
+    files = sorted(GAMES.glob("*/*.txt"))
+    texts = {f.name: f.read_text().splitlines() for f in files}
+    tokens = [
+        *("build", "upgrade", "to", "TP", "SH", "E7", "Z99", "r3", "send", "p", "fire", "MUD"),
+        *("action", "ACT9", "BON11", "+FAV99", "+TW0", "convert", "99", "-1", "", ".", "pass"),
+        *("leech", "decline", "from", "nomads", "dig", "99999999999", "burn", "+9air", "r99"),
+        *("connect", "bridge", "A1:B2", "transform", "pink", "advance", "ship", "setup"),
+        *("+5vp for foo", "\t", "1/2", "1/2/3/4/5", "VP", "done", "wait", "-spade", "option x"),
+        *("Round 7 scoring: SCORE99", "Removing tile BON99", "Removing tile BON3"),
+    ]
+    out = []
+    for _ in range(count):
+        name = rng.choice(sorted(texts))
+        lines = list(texts[name])
+        done = []
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            kind = rng.choice(("delete", "duplicate", "swap", "swap far", "token", "field"))
+            kind = rng.choice((kind, "number", "insert"))
+            i = rng.randrange(len(lines))
+            if kind == "delete":
+                del lines[i]
+            elif kind == "duplicate":
+                lines.insert(i, lines[i])
+            elif kind == "swap":
+                j = min(i + 1, len(lines) - 1)
+                lines[i], lines[j] = lines[j], lines[i]
+            elif kind == "swap far":
+                j = rng.randrange(len(lines))
+                lines[i], lines[j] = lines[j], lines[i]
+            elif kind in ("token", "field"):
+                sep = " " if kind == "token" else "\t"
+                parts = lines[i].split(sep)
+                parts[rng.randrange(len(parts))] = rng.choice(tokens)
+                lines[i] = sep.join(parts)
+            elif kind == "number":
+                new = str(rng.choice((0, 1, 2, 9, 99)))
+                lines[i] = re.sub(r"\d+", new, lines[i], count=1)
+            else:
+                lines.insert(i, rng.choice(tokens))
+            done.append(f"{kind} at line {i + 1}")
+        out.append((name, ", ".join(done), lines))
+    return out
+
+
+def _fuzz(tmp_path: Path, seed: int, count: int) -> int:
+    """Replay corrupted ledgers; every failure must be a ReplayError naming file and line."""
+    failures = 0
+    for k, (name, what, lines) in enumerate(_mutations(seed, count)):
+        path = tmp_path / f"{k}_{name}"
+        path.write_text("\n".join(lines) + "\n")
+        try:
+            replay_file(path)
+        except ReplayError as exc:
+            failures += 1
+            where = f"{name} ({what}): {exc}"
+            assert exc.path == str(path), where
+            assert isinstance(exc.line, int) and 1 <= exc.line <= len(lines), where
+            assert str(exc).startswith(f"{path}: ledger line {exc.line}"), where
+        except Exception as exc:  # the point: nothing else may escape
+            pytest.fail(f"{name} ({what}): {type(exc).__name__} escaped: {exc}")
+    return failures
+
+
+def test_corrupted_ledgers_fail_with_file_and_line(tmp_path):
+    """Mutation fuzz (short): deleted, repeated, swapped and garbled ledger lines."""
+    assert _fuzz(tmp_path, seed=0, count=120) > 60  # most edits break the replay
+
+
+@pytest.mark.slow
+def test_corrupted_ledgers_fail_with_file_and_line_long(tmp_path):
+    """Mutation fuzz (long): thousands of corrupted ledgers over several seeds."""
+    for seed in range(1, 6):
+        _fuzz(tmp_path, seed=seed, count=1000)

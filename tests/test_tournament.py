@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +21,7 @@ from stratagem.baselines.tournament import (
     make_tasks,
     plot_heatmap,
     read_results,
+    record_problem,
     run_tournament,
     split_agent_list,
 )
@@ -193,6 +199,130 @@ def test_interrupted_tournament_resumes_without_losing_games(tmp_path: Path) -> 
         on_result=lambda r: again.append(r["key"]),
     )
     assert again == []  # nothing left to play
+
+
+def test_resume_replays_games_whose_lines_are_not_complete_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A line with a valid key but missing fields (or wrong types, or no JSON) does not count.
+
+    Before, a record cut after its key was taken as a finished game: the resumed run never
+    played it again and the tables failed on it, on every rerun.
+    """
+    out = tmp_path / "r.jsonl"
+    args = ["tournament", "kill_the_king", "-a", "random,end_turn", "-n", "4", "--workers", "1"]
+    args += ["-c", "map=kwah:3", "-c", "max_rounds=3", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    truncated = {"key": records[0]["key"], "game": "kill_the_king", "names": ["random"]}
+    wrong_type = {**records[1], "scores": "1,0"}
+    cut = lines[2][: len(lines[2]) // 2]  # no JSON at all, in the middle of the file
+    out.write_text(
+        "\n".join([json.dumps(truncated), json.dumps(wrong_type), cut, lines[3]]) + "\n",
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    err = captured.err
+    assert f"{out}:1: skipped, lacks field(s) config" in err
+    assert f"{out}:2: skipped, field 'scores' must be a list of numbers" in err
+    assert f"{out}:3: skipped, not valid JSON" in err
+    assert "Traceback" not in err and "4 games (4 per pairing)" in captured.out
+    valid = read_results(out)  # the three games were played again and appended
+    assert sorted(r["key"] for r in valid) == sorted(r["key"] for r in records)
+    by_key = {r["key"]: r for r in valid}
+    assert all(by_key[r["key"]]["scores"] == r["scores"] for r in records)
+    resumed: list[str] = []
+    run_tournament(
+        "kill_the_king",
+        ["random", "end_turn"],
+        games=4,
+        config={"map": "kwah:3", "max_rounds": 3},
+        out=out,
+        on_result=lambda r: resumed.append(r["key"]),
+    )
+    assert resumed == []  # nothing is played a third time
+
+
+def test_record_problem_names_what_is_wrong() -> None:
+    good = run_tournament(
+        "kill_the_king", ["random", "end_turn"], games=1, config={"map": "kwah:3", "max_rounds": 2}
+    ).records[0]
+    assert record_problem(good) is None
+    old = {k: v for k, v in good.items() if k not in ("actions", "agent_seeds", "rules_version")}
+    assert record_problem(old) is None  # records from before those fields still count
+    assert "not a JSON object" in str(record_problem([good]))
+    no_stats = {k: v for k, v in good.items() if k != "stats"}
+    assert "lacks field(s) stats" in str(record_problem(no_stats))
+    assert "'index' must be an integer" in str(record_problem({**good, "index": "0"}))
+    assert "'truncated' must be true or false" in str(record_problem({**good, "truncated": 0}))
+    assert "'actions' must be a list of integers" in str(record_problem({**good, "actions": [1.5]}))
+    assert "one entry per seat" in str(record_problem({**good, "scores": [1.0]}))
+
+
+_ORPHAN_RUNNER = """
+import multiprocessing as mp, sys, threading, time
+from stratagem.baselines.tournament import run_tournament
+
+def report_workers():
+    while len(mp.active_children()) < 2:
+        time.sleep(0.05)
+    print(" ".join(str(p.pid) for p in mp.active_children()), flush=True)
+
+if __name__ == "__main__":
+    threading.Thread(target=report_workers, daemon=True).start()
+    # long games (many seconds each): the workers are busy when this process is killed
+    run_tournament("kill_the_king", ["mcts:budget=20000", "rule_based"], games=4,
+                   config={"map": "kwah:3", "max_rounds": 99}, workers=2)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for a reaper that never comes does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # the pid was reused by another user's process: not ours, not running
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_workers_exit_promptly_when_the_tournament_process_is_killed(tmp_path: Path) -> None:
+    """After ``kill -9`` of the runner its pool workers go at once, not after their games."""
+    script = tmp_path / "runner.py"
+    script.write_text(_ORPHAN_RUNNER, encoding="utf-8")
+    runner = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    workers: list[int] = []
+    try:
+        assert runner.stdout is not None
+        workers = [int(pid) for pid in runner.stdout.readline().split()]
+        assert len(workers) == 2, "the runner did not start its workers"
+        time.sleep(1.0)  # let them start (spawn) and begin their first games
+        assert all(_running(pid) for pid in workers)
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(timeout=10)
+        deadline = time.monotonic() + 5.0
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [pid for pid in workers if _running(pid)]
+        assert not left, f"workers {left} still run 5 s after the tournament process died"
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait(timeout=10)
+        for pid in workers:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:

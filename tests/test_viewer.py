@@ -83,6 +83,16 @@ def test_replay_detects_a_wrong_record(tmp_path, tournament_file, capsys):
         replay_record(illegal)
 
 
+def test_replay_batch_reports_every_file_and_goes_on(tmp_path, tournament_file, capsys):
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    files = [str(tmp_path / "missing.jsonl"), str(binary), str(tournament_file)]
+    assert main(["replay", "push_them_all", *files]) == 1
+    out = capsys.readouterr().out
+    assert out.count("FAIL ") == 2 and "missing.jsonl" in out and "binary.jsonl" in out
+    assert "2/4 games replayed exactly" in out  # the good file's two games still replayed
+
+
 def test_old_records_without_actions_load_but_say_why_they_cannot_replay(tournament_file):
     record = load_records(tournament_file)[0]
     del record["actions"]
@@ -226,7 +236,8 @@ def _open_headless(page: Path, fragment: str) -> dict[str, str]:
 
 @pytest.mark.skipif(
     CHROMIUM is None,
-    reason="headless Chromium is not installed (Debian: apt-get install chromium); "
+    reason="headless Chromium is not installed (Debian: apt-get install chromium; .ci/run "
+    "installs it where it runs as root with apt-get); "
     "the viewer's page is not opened in a browser",
 )
 @pytest.mark.parametrize("name", GAMES)

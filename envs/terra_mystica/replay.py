@@ -14,8 +14,9 @@ turns every command into our actions and lets our engine play the game, checking
 Our engine decides leech offers right after the builder's turn, where the online engine let the
 receiver decide later; the driver therefore takes each decision from the receiver's next leech
 or decline command, wherever it is in the ledger (the strict-leech option guarantees it comes
-before the receiver's next action). A command our engine rejects raises :class:`ReplayError`
-naming the ledger line and the reason.
+before the receiver's next action). Every problem, from a malformed or unknown line to a
+command our engine rejects or a resource mismatch, raises :class:`ReplayError` naming the file
+(when there is one), the ledger line and the reason.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from stratagem.envs.terra_mystica.rules import (
     TerraMysticaGame,
     TerraMysticaState,
 )
-from stratagem.envs.terra_mystica.tiles import CULT_NAMES
+from stratagem.envs.terra_mystica.tiles import BONUS_NAMES, CULT_NAMES, FAVORS, SCORING_NAMES, TOWNS
 
 __all__ = [
     "Ledger",
@@ -83,10 +84,51 @@ _BUILDING_ALIAS = {
     "SANCTUARY": "SA",
 }
 _RIVER_INDEX = {cell: i for i, cell in enumerate(RIVER_CELLS)}
+#: Options of the online game that a ledger may set: those our engine plays (see
+#: :meth:`Ledger.config`) and those that change nothing our engine models (notifications,
+#: seating, the online engine's input checks, which the strict ledgers already obey).
+KNOWN_OPTIONS: frozenset[str] = frozenset(
+    {
+        "errata-cultist-power",
+        "mini-expansion-1",
+        "shipping-bonus",
+        "temple-scoring-tile",
+        "variable-turn-order",
+        "strict-leech",
+        "strict-darkling-sh",
+        "strict-chaosmagician-sh",
+        "email-notify",
+        "maintain-player-order",
+    }
+)
 
 
 class ReplayError(ValueError):
-    """A ledger command our engine rejects, a malformed ledger, or a resource mismatch."""
+    """A ledger command our engine rejects, a malformed ledger, or a resource mismatch.
+
+    A message about a ledger starts with ``ledger line N`` and, once the ledger's file is
+    known, with the file's name, so that a batch of replays says where each one went wrong.
+
+    Attributes:
+        message: The error without the file name.
+        line: The 1-based ledger line the error is about (``None`` only for problems outside
+            the ledger, such as an unreadable manifest).
+        path: The file the ledger was read from, when it was read from one.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+def _error(line: int, message: str) -> ReplayError:
+    """A :class:`ReplayError` about ledger line ``line``."""
+    return ReplayError(f"ledger line {line}: {message}", line=line)
 
 
 @dataclass
@@ -120,6 +162,10 @@ class Ledger:
     factions: list[str]
     rows: list[LedgerRow]
     dropped: bool = False
+    #: Line of the ``dropped from the game`` comment (0: none).
+    dropped_line: int = 0
+    #: Number of lines in the file (where "missing" errors point).
+    last_line: int = 0
 
     def config(self) -> dict[str, Any]:
         """Configuration keywords of :class:`TerraMysticaGame` that reproduce this game."""
@@ -167,53 +213,79 @@ def _values(fields: list[str], line: int) -> tuple:
         pw = tuple(int(x) for x in fields[10].split()[0].split("/"))
         cult = tuple(int(x) for x in fields[12].split("/"))
     except (ValueError, IndexError) as exc:
-        raise ReplayError(f"ledger line {line}: malformed resource fields ({exc})") from exc
+        raise _error(line, f"malformed resource fields ({exc})") from exc
     if len(pw) != 3 or len(cult) != 4:
-        raise ReplayError(f"ledger line {line}: malformed power or cult field")
+        raise _error(line, "malformed power or cult field")
     return vp, c, w, p, pw, cult
 
 
 def parse_ledger(text: str) -> Ledger:
     """Parse the online engine's ledger notation.
 
+    Comment lines other than the options, round tiles, removed bonus tiles and drop-outs are
+    skipped (player names, round headers, ...); a line that starts like one of those four but
+    does not read as one is an error, so that a corrupted header is not silently ignored.
+
     Raises:
-        ReplayError: For a malformed line, or a ledger without scoring tiles or factions.
+        ReplayError: For a malformed line, an unknown option, a repeated round tile, removed
+            tile or setup row, or a ledger without scoring tiles or factions; it names the line
+            (for something missing, the ledger's last line).
     """
     options: set[str] = set()
     scoring: dict[int, str] = {}
     removed: list[str] = []
     factions: list[str] = []
     rows: list[LedgerRow] = []
-    dropped = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip("\n")
+    dropped_line = 0
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         if "\t" not in line:
             s = line.strip()
-            m = re.match(r"^option (\S+)$", s)
-            if m:
-                options.add(m.group(1).lower())
+            if re.match(r"^option\b", s, re.IGNORECASE):
+                m = re.match(r"^option (\S+)$", s, re.IGNORECASE)
+                name = m.group(1).lower() if m else ""
+                if name not in KNOWN_OPTIONS:
+                    raise _error(
+                        number,
+                        f"unknown option {s[6:].strip()!r}; known options: "
+                        f"{', '.join(sorted(KNOWN_OPTIONS))}",
+                    )
+                options.add(name)
                 continue
-            m = re.match(r"^Round (\d) scoring: (SCORE\d+)", s)
-            if m:
-                scoring[int(m.group(1))] = m.group(2).upper()
+            if re.match(r"^Round \S+ scoring\b", s, re.IGNORECASE):
+                m = re.match(r"^Round ([1-6]) scoring: (SCORE\d+)\b", s, re.IGNORECASE)
+                if not m or m.group(2).upper() not in SCORING_NAMES:
+                    raise _error(
+                        number, f"cannot read {s!r} (expected 'Round N scoring: SCOREk', N 1 to 6)"
+                    )
+                round_ = int(m.group(1))
+                if round_ in scoring:
+                    raise _error(number, f"a second scoring tile for round {round_}")
+                scoring[round_] = m.group(2).upper()
                 continue
-            m = re.match(r"^Removing tile (BON\d+)$", s)
-            if m:
+            if re.match(r"^Removing tile\b", s, re.IGNORECASE):
+                m = re.match(r"^Removing tile (BON\d+)$", s, re.IGNORECASE)
+                if not m or m.group(1).upper() not in BONUS_NAMES:
+                    raise _error(number, f"cannot read {s!r} (expected 'Removing tile BONk')")
+                if m.group(1).upper() in removed:
+                    raise _error(number, f"{m.group(1).upper()} is removed twice")
                 removed.append(m.group(1).upper())
                 continue
-            if "dropped from the game" in s:
-                dropped = True
+            if "dropped from the game" in s and not dropped_line:
+                dropped_line = number
             continue
         fields = line.split("\t")
         if len(fields) != 15:
-            raise ReplayError(f"ledger line {number}: expected 15 TAB fields, got {len(fields)}")
+            raise _error(number, f"expected 15 TAB fields, got {len(fields)}")
         faction = fields[0].strip().lower()
         if faction not in FACTION_NAMES:
-            raise ReplayError(f"ledger line {number}: unknown faction {fields[0]!r}")
+            raise _error(number, f"unknown faction {fields[0]!r}")
         cmd = fields[14].strip()
         if cmd.lower() == "setup":
+            if faction in factions:
+                raise _error(number, f"a second setup row for {faction}")
             factions.append(faction)
         commands = [cmd] if cmd.lower() in _ENGINE_ROWS or _VP_ROW.match(cmd) else []
         if not commands:
@@ -228,11 +300,24 @@ def parse_ledger(text: str) -> Ledger:
                 done=[_is_noop(c) for c in commands],
             )
         )
-    if sorted(scoring) != [1, 2, 3, 4, 5, 6]:
-        raise ReplayError("ledger: the six 'Round N scoring' lines are missing")
+    last = max(len(lines), 1)
+    missing = [str(r) for r in range(1, 7) if r not in scoring]
+    if missing:
+        raise _error(
+            last, f"end of the ledger, and no 'Round N scoring' line for round {', '.join(missing)}"
+        )
     if not factions:
-        raise ReplayError("ledger: no 'setup' rows (no factions)")
-    return Ledger(options, [scoring[r] for r in range(1, 7)], removed, factions, rows, dropped)
+        raise _error(last, "end of the ledger, and no 'setup' rows (no factions)")
+    return Ledger(
+        options,
+        [scoring[r] for r in range(1, 7)],
+        removed,
+        factions,
+        rows,
+        dropped=bool(dropped_line),
+        dropped_line=dropped_line,
+        last_line=last,
+    )
 
 
 @dataclass
@@ -246,6 +331,7 @@ class ReplayResult:
         rows_total: Faction rows in the ledger.
         actions: Number of our engine's decisions played.
         state: The final state.
+        vp_lines: Line of each faction's last row (its final VP).
     """
 
     final_vp: dict[str, int]
@@ -254,6 +340,7 @@ class ReplayResult:
     rows_total: int
     actions: int
     state: TerraMysticaState
+    vp_lines: dict[str, int] = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:
@@ -283,7 +370,13 @@ class _Driver:
     def __init__(self, ledger: Ledger, strict: bool) -> None:
         self.ledger = ledger
         self.strict = strict
-        self.game = TerraMysticaGame(**ledger.config())
+        try:
+            self.game = TerraMysticaGame(**ledger.config())
+        except ValueError as exc:  # e.g. a missing 'Removing tile' line: too many bonus tiles
+            raise _error(
+                ledger.rows[0].line,
+                f"the game set up by the header and the setup rows is not valid ({exc})",
+            ) from exc
         self.state = self.game.new_initial_state(0)
         self.state._trace = self._on_trace
         self.seat = {f: i for i, f in enumerate(ledger.factions)}
@@ -293,7 +386,7 @@ class _Driver:
         self.rows_of: dict[str, list[int]] = {f: [] for f in ledger.factions}
         for i, row in enumerate(ledger.rows):
             if row.faction not in self.rows_of:
-                raise ReplayError(f"ledger line {row.line}: {row.faction} has no setup row")
+                raise _error(row.line, f"{row.faction} has no setup row")
             self.rows_of[row.faction].append(i)
         self.max_row_applied: dict[str, int] = {f: -1 for f in ledger.factions}
 
@@ -312,7 +405,8 @@ class _Driver:
             )
             raise ReplayError(
                 f"ledger line {row.line} ({row.faction}: {'. '.join(row.commands)}): "
-                f"resources differ: {diff}"
+                f"resources differ: {diff}",
+                line=row.line,
             )
         row.checked = True
         self.checked += 1
@@ -357,8 +451,10 @@ class _Driver:
                 self._maybe_check(i)
                 return
         if self.strict:
-            raise ReplayError(
-                f"our engine wrote '{what}' for {faction}; the ledger has no such row"
+            raise _error(
+                self._next_line(faction),
+                f"our engine writes '{what}' for {faction} before this row (its next one); "
+                "the ledger has no such row",
             )
 
     # ----------------------------------------------------------------- command queue
@@ -369,6 +465,18 @@ class _Driver:
             for j, cmd in enumerate(row.commands):
                 if not row.done[j]:
                     yield i, j, cmd
+
+    def _next_line(self, faction: str) -> int:
+        """Line of the faction's first row with a command still to play, else its last row.
+
+        That is where the ledger and our engine part when the engine wants something of the
+        faction that the ledger does not have.
+        """
+        for i in self.rows_of[faction]:
+            if not all(self.ledger.rows[i].done):
+                return self.ledger.rows[i].line
+        rows = self.rows_of[faction]
+        return self.ledger.rows[rows[-1]].line if rows else self.ledger.last_line
 
     def _consume(self, i: int, j: int) -> None:
         row = self.ledger.rows[i]
@@ -382,7 +490,8 @@ class _Driver:
         except IllegalActionError as exc:
             raise ReplayError(
                 f"ledger line {row.line} ({row.faction}: '{cmd}'): our engine rejects "
-                f"{A.action_to_string(action)!r}: {exc}"
+                f"{A.action_to_string(action)!r}: {exc}",
+                line=row.line,
             ) from exc
         self.actions += 1
 
@@ -411,7 +520,11 @@ class _Driver:
         while st.phase != OVER:
             guard += 1
             if guard > 100_000:
-                raise ReplayError("replay does not terminate")
+                faction = self.ledger.factions[st.current_player]
+                raise _error(
+                    self._next_line(faction),
+                    f"the replay does not terminate ({faction} to move, {st.decision()})",
+                )
             ph = st.phase
             faction = self.ledger.factions[st.current_player]
             if ph == LEECH:
@@ -430,7 +543,7 @@ class _Driver:
         ]
         if leftovers and self.strict:
             line, cmd = leftovers[0]
-            raise ReplayError(f"ledger line {line}: command '{cmd}' was never played")
+            raise _error(line, f"command '{cmd}' was never played")
 
     def _find_leech(self, faction: str, builder: str, amounts: tuple[int, ...]):
         """The receiver's ledger decision on an offer: (row, command index, command, accept).
@@ -489,7 +602,10 @@ class _Driver:
                 self._apply(A.X_CULT + track, row, cmd)
                 self._maybe_check(i)
                 return
-        raise ReplayError(f"{faction}: our engine asks for a cult step; the ledger has none left")
+        raise _error(
+            self._next_line(faction),
+            f"our engine asks {faction} for a cult step; the ledger has none left",
+        )
 
     def _turn(self, faction: str, income: bool) -> None:
         """Play the active faction's commands until its turn (or spade placement) is over."""
@@ -501,10 +617,7 @@ class _Driver:
             first = self._first_global_action()
             if first is not None and first[1] != faction:
                 row = self.ledger.rows[first[0]]
-                raise ReplayError(
-                    f"ledger line {row.line}: {row.faction} acts, but our engine has "
-                    f"{faction} to move"
-                )
+                raise _error(row.line, f"{row.faction} acts, but our engine has {faction} to move")
         while True:
             if (
                 st.phase == OVER
@@ -547,9 +660,10 @@ class _Driver:
                 if st.phase == ACTION and st.ctx[X_WP]:
                     self.state.apply(A.X_WP)
                     continue
-                raise ReplayError(
-                    f"{faction}: the ledger has no more commands but our engine expects "
-                    f"a decision ({st.decision()})"
+                raise _error(
+                    self._next_line(faction),
+                    f"the ledger has no more commands of {faction}, but our engine expects "
+                    f"a decision ({st.decision()})",
                 )
             i, j, cmd = item
             row = self.ledger.rows[i]
@@ -589,35 +703,65 @@ class _Driver:
         m = re.match(r"^build (\w+)$", cmd, re.IGNORECASE)
         if not m:
             return False
-        cell = parse_cell(m.group(1))
+        try:
+            cell = parse_cell(m.group(1))
+        except ValueError:
+            return False  # no hex: the command itself fails, naming its line
         return bool(st.ctx[3]) and cell in st.build_locs
 
     def _command(self, row: LedgerRow, cmd: str, i: int, j: int) -> bool:
-        """Apply one ledger command; returns True when it is fully consumed."""
+        """Apply one ledger command; returns True when it is fully consumed.
+
+        Every name and number of the command is checked before it becomes an action: a tile
+        or hex out of range must fail naming the line, not turn into a neighbouring action.
+        """
         st = self.state
         p = st.current_player
         home = st.F[p].home
         low = cmd.lower()
+
+        def bad(what: str) -> ReplayError:
+            return ReplayError(
+                f"ledger line {row.line} ({row.faction}: '{cmd}'): {what}", line=row.line
+            )
+
+        def cell_of(name: str) -> int:
+            try:
+                return parse_cell(name)
+            except ValueError:
+                raise bad(f"no hex {name.upper()!r} on the map") from None
+
+        def cult_of(name: str) -> int:
+            if name.upper() not in CULT_NAMES:
+                raise bad(f"no cult track {name!r}")
+            return CULT_NAMES.index(name.upper())
+
+        def tile_number(text: str, kind: str, count: int) -> int:
+            k = int(text)
+            if not 1 <= k <= count:
+                raise bad(f"no tile {kind}{k} ({kind}1 to {kind}{count})")
+            return k
+
         m = re.match(r"^build (\w+)$", low)
         if m:
-            cell = parse_cell(m.group(1))
+            cell = cell_of(m.group(1))
             self._apply(A.board_action(cell, A.K_BUILD + home), row, cmd)
             return True
         m = re.match(r"^upgrade (\w+) to ([\w ]+)$", low)
         if m:
-            cell = parse_cell(m.group(1))
+            cell = cell_of(m.group(1))
             kind = m.group(2).upper()
             kind = _BUILDING_ALIAS.get(kind, kind)
             if kind not in _UPGRADE_K:
-                raise ReplayError(f"ledger line {row.line}: unknown building {m.group(2)!r}")
+                raise _error(row.line, f"unknown building {m.group(2)!r}")
             self._apply(A.board_action(cell, _UPGRADE_K[kind]), row, cmd)
             return True
         m = re.match(r"^transform (\w+)(?: to (\w+))?$", low)
         if m:
-            cell = parse_cell(m.group(1))
+            cell = cell_of(m.group(1))
             color = m.group(2) or COLOR_NAMES[home]
             if color not in _COLOR_TERRAIN:
-                raise ReplayError(f"ledger line {row.line}: unknown colour {color!r}")
+                raise _error(row.line, f"unknown colour {color!r}")
             self._apply(A.board_action(cell, _COLOR_TERRAIN[color]), row, cmd)
             return True
         m = re.match(r"^dig (\d+)$", low)
@@ -625,10 +769,12 @@ class _Driver:
             for _ in range(int(m.group(1))):
                 self._apply(A.X_DIG1, row, cmd)
             return True
-        m = re.match(r"^send (?:p|priest) to (\w+)(?: for (\d))?$", low)
+        m = re.match(r"^send (?:p|priest) to (\w+)(?: for (\d+))?$", low)
         if m:
-            track = CULT_NAMES.index(m.group(1).upper())
+            track = cult_of(m.group(1))
             if m.group(2):
+                if m.group(2) not in ("1", "2", "3"):
+                    raise bad(f"a priest goes to a space for 3, 2 or 1 steps, not {m.group(2)}")
                 j3 = {"3": 0, "2": 1, "1": 2}[m.group(2)]
             else:
                 spaces = st.cult_spaces[4 * track : 4 * track + 4]
@@ -644,6 +790,8 @@ class _Driver:
             src = {"PRIEST": "P", "WORKER": "W", "COIN": "C", "POWER": "PW"}.get(src, src)
             dst = {"PRIEST": "P", "WORKER": "W", "COIN": "C", "POWER": "PW"}.get(dst, dst)
             if src == "W" and dst == "P":
+                if b > 3:
+                    raise bad("workers convert to at most 3 priests at a time")
                 self._apply(A.X_WP + b, row, cmd)
                 return True
             rates = {
@@ -661,9 +809,9 @@ class _Driver:
             elif (src, dst) in rates:
                 rate, index = rates[(src, dst)]
             else:
-                raise ReplayError(f"ledger line {row.line}: unknown conversion '{cmd}'")
+                raise _error(row.line, f"unknown conversion '{cmd}'")
             if a != rate * b:
-                raise ReplayError(f"ledger line {row.line}: '{cmd}' does not match rate {rate}")
+                raise _error(row.line, f"'{cmd}' does not match rate {rate}")
             for _ in range(b):
                 self._apply(A.X_CONV + index, row, cmd)
             return True
@@ -684,14 +832,14 @@ class _Driver:
             elif name in ("ACTA", "ACTC", "ACTE", "ACTG", "ACTN", "ACTS", "ACTW"):
                 action = A.A_FACTION
             else:
-                raise ReplayError(f"ledger line {row.line}: unknown action {name}")
+                raise _error(row.line, f"unknown action {name}")
             self._apply(action, row, cmd)
             return True
         m = re.match(r"^bridge (\w+):(\w+)$", low)
         if m:
-            a, b = parse_cell(m.group(1)), parse_cell(m.group(2))
+            a, b = cell_of(m.group(1)), cell_of(m.group(2))
             if (a, b) not in BRIDGE_SLOT_OF:
-                raise ReplayError(f"ledger line {row.line}: no bridge slot {m.group(0)}")
+                raise _error(row.line, f"no bridge slot {m.group(0)}")
             self._apply(A.X_BRIDGE + BRIDGE_SLOT_OF[(a, b)], row, cmd)
             return True
         m = re.match(r"^advance (ship|shipping|dig|digging)$", low)
@@ -703,18 +851,19 @@ class _Driver:
             if m.group(1) is None:
                 action = A.X_PASS_NONE
             else:
-                k = int(m.group(1))
+                k = tile_number(m.group(1), "BON", len(BONUS_NAMES))
                 action = A.A_PASS + k - 1 if k <= 9 else A.X_PASS_BON10
             self._apply(action, row, cmd)
             return True
         m = re.match(r"^\+(\d*)fav(\d+)$", low)
         if m:
+            k = tile_number(m.group(2), "FAV", len(FAVORS))
             for _ in range(int(m.group(1) or 1)):
-                self._apply(A.X_FAV + int(m.group(2)) - 1, row, cmd)
+                self._apply(A.X_FAV + k - 1, row, cmd)
             return True
         m = re.match(r"^\+(\d*)tw(\d+)$", low)
         if m:
-            k = int(m.group(2)) - 1
+            k = tile_number(m.group(2), "TW", len(TOWNS)) - 1
             action = A.A_TOWN + k if k < 5 else A.X_TOWN + k - 5
             for _ in range(int(m.group(1) or 1)):
                 self._apply(action, row, cmd)
@@ -722,7 +871,7 @@ class _Driver:
         m = re.match(r"^\+(\d*)(fire|water|earth|air)$", low)
         if m:
             count = int(m.group(1) or 1)
-            track = CULT_NAMES.index(m.group(2).upper())
+            track = cult_of(m.group(2))
             if st.ctx[X_CSTEPS] == 2 and count == 2:
                 count = 1
             for _ in range(count):
@@ -730,33 +879,46 @@ class _Driver:
             return True
         m = re.match(r"^connect (r\d+)$", low)
         if m:
-            river = parse_cell(m.group(1))
+            river = cell_of(m.group(1))
+            if river not in _RIVER_INDEX:
+                raise bad(f"{m.group(1)} is not a river hex")
             self._apply(A.X_CONNECT + _RIVER_INDEX[river], row, cmd)
             return True
         if low == "-spade":
             self._apply(A.X_DISCARD, row, cmd)
             return True
-        raise ReplayError(f"ledger line {row.line}: cannot translate command '{cmd}'")
+        raise _error(row.line, f"cannot translate command '{cmd}'")
 
 
-def replay_ledger(text: str, *, strict: bool = True) -> ReplayResult:
+def replay_ledger(
+    text: str, *, strict: bool = True, source: str | Path | None = None
+) -> ReplayResult:
     """Replay a ledger through our engine, checking resources row by row.
 
     Args:
         text: The ledger file's contents.
         strict: Also fail on engine rows our engine does not write and on unplayed commands.
+        source: Where the text comes from (a file name), put in front of every error message.
 
     Raises:
-        ReplayError: At the first command our engine rejects or the first resource mismatch,
-            naming the ledger line.
+        ReplayError: For a malformed ledger, at the first command our engine rejects or at the
+            first resource mismatch, naming ``source`` and the ledger line.
     """
-    ledger = parse_ledger(text)
-    if ledger.dropped:
-        raise ReplayError("ledger: a player dropped out of this game; it cannot be replayed")
-    driver = _Driver(ledger, strict)
-    driver.run()
+    try:
+        ledger = parse_ledger(text)
+        if ledger.dropped:
+            raise _error(
+                ledger.dropped_line, "a player dropped out of this game; it cannot be replayed"
+            )
+        driver = _Driver(ledger, strict)
+        driver.run()
+    except ReplayError as exc:
+        if source is not None and exc.path is None:
+            exc.path = str(source)
+        raise
     st = driver.state
     final = {f: st.final[i] for i, f in enumerate(ledger.factions)}
+    vp_lines = {row.faction: row.line for row in ledger.rows}  # each faction's last row
     return ReplayResult(
         final_vp=final,
         ledger_vp=ledger.final_vp(),
@@ -764,29 +926,79 @@ def replay_ledger(text: str, *, strict: bool = True) -> ReplayResult:
         rows_total=len(ledger.rows),
         actions=driver.actions,
         state=st,
+        vp_lines=vp_lines,
     )
+
+
+def _manifest_vp(manifest: Path, log_file: str) -> dict[str, int] | None:
+    """The manifest's final VP of the game in ``log_file`` (None if it does not list it).
+
+    Raises:
+        ReplayError: If the manifest is not JSON or its entry for the game is malformed,
+            naming the manifest (and, for a JSON error, its line).
+        OSError: If the manifest cannot be read.
+    """
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReplayError(
+            f"line {exc.lineno}: the manifest is not valid JSON ({exc.msg})",
+            line=exc.lineno,
+            path=str(manifest),
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"the manifest is not UTF-8 text ({exc})", path=str(manifest)) from exc
+    games = data.get("games", []) if isinstance(data, dict) else None
+    if not isinstance(games, list):
+        raise ReplayError("the manifest has no 'games' list", path=str(manifest))
+    for game in games:
+        if isinstance(game, dict) and game.get("log_file") == log_file:
+            vp = game.get("expected_total_vp")
+            if not isinstance(vp, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in vp.values()
+            ):
+                raise ReplayError(
+                    f"the entry of {log_file} has no 'expected_total_vp' of faction -> VP",
+                    path=str(manifest),
+                )
+            return {str(k).lower(): v for k, v in vp.items()}
+    return None
 
 
 def replay_file(path: str | Path, manifest: str | Path | None = None) -> ReplayResult:
     """Replay a ledger file; with a manifest, also check the site's final VP.
 
+    Every :class:`ReplayError` names the file and the ledger line (the final VP: the line of
+    the first differing faction's last row).
+
     Raises:
-        ReplayError: As :func:`replay_ledger`, or when the final VP differ from the manifest.
+        ReplayError: As :func:`replay_ledger`, for a file that is not UTF-8 text, when the final
+            VP differ from the ledger's or the manifest's, or for a malformed manifest.
+        OSError: If the ledger or the manifest cannot be read.
     """
     path = Path(path)
-    result = replay_ledger(path.read_text())
-    if manifest is not None:
-        data = json.loads(Path(manifest).read_text())
-        for game in data.get("games", []):
-            if game.get("log_file") == path.name:
-                expected = {k.lower(): v for k, v in game["expected_total_vp"].items()}
-                if expected != result.final_vp:
-                    raise ReplayError(
-                        f"{path.name}: final VP {result.final_vp} differ from the manifest's "
-                        f"{expected}"
-                    )
-    if not result.exact:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
         raise ReplayError(
-            f"{path.name}: final VP {result.final_vp} differ from the ledger's {result.ledger_vp}"
-        )
+            f"ledger line {line}: not UTF-8 text ({exc.reason})", line=line, path=str(path)
+        ) from exc
+    result = replay_ledger(text, source=path)
+    checks = [(result.ledger_vp, "the ledger's")]
+    if manifest is not None:
+        expected = _manifest_vp(Path(manifest), path.name)
+        if expected is not None:
+            checks.insert(0, (expected, f"the manifest's ({manifest})"))
+    for expected, whose in checks:
+        if expected != result.final_vp:
+            differing = [f for f in result.final_vp if expected.get(f) != result.final_vp[f]]
+            line = result.vp_lines.get(differing[0], 0) if differing else 0
+            line = line or max(result.vp_lines.values(), default=1)
+            raise ReplayError(
+                f"ledger line {line}: final VP {result.final_vp} differ from {whose} {expected}",
+                line=line,
+                path=str(path),
+            )
     return result

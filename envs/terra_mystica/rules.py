@@ -170,15 +170,23 @@ _HOME_CELLS = tuple(tuple(c for c in LAND_CELLS if TERRAIN0[c] == t) for t in ra
 
 
 def _parse_list(value: Any, what: str) -> list[str] | None:
-    """``"random"`` -> None; ``"A,B"`` or a sequence -> list of names."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("random", "")):
+    """``"random"`` -> None; ``"A,B"`` or a sequence of names -> list of names.
+
+    ``None`` is refused rather than read as ``"random"``: for ``factions`` the default is
+    ``"default"``, so a missing value has no single obvious meaning (``-c factions=null``).
+    """
+    if isinstance(value, str) and value.strip().lower() in ("random", ""):
         return None
     if isinstance(value, str):
         items = [x.strip() for x in value.split(",") if x.strip()]
-    elif isinstance(value, Sequence):
-        items = [str(x).strip() for x in value]
+    elif isinstance(value, Sequence) and all(isinstance(x, str) for x in value):
+        items = [x.strip() for x in value]
     else:
-        raise ValueError(f"terra_mystica: {what} must be 'random' or a comma-separated list")
+        choices = "'default', 'random'" if what == "factions" else "'random'"
+        raise ValueError(
+            f"terra_mystica: {what} must be {choices} or a comma-separated list of names, "
+            f"got {value!r}"
+        )
     return items
 
 

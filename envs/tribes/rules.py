@@ -160,6 +160,12 @@ class Geo:
 def _parse_tribes(value: Any, num_players: int) -> tuple[int, ...]:
     if value is None or value == "" or value == ():
         return tuple(range(num_players))
+    if not isinstance(value, (str, list, tuple)):
+        # a number (``-c tribes=5`` parses as JSON) would otherwise fail deep in list()
+        raise ValueError(
+            f"tribes: tribes must be a comma-separated list of tribe names, got {value!r}; "
+            f"choose from {', '.join(C.TRIBE_KEYS)}"
+        )
     items = value.split(",") if isinstance(value, str) else list(value)
     out = []
     for item in items:
