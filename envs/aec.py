@@ -34,6 +34,7 @@ from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from stratagem.envs.core import IllegalActionError, State, as_action_index
 from stratagem.envs.registry import make_game
+from stratagem.envs.window import PictureWindow, require_display
 
 __all__ = ["CheckActionWrapper", "StratagemAECEnv", "make_env_functions", "wrap_aec"]
 
@@ -43,8 +44,10 @@ class StratagemAECEnv(AECEnv):
 
     Args:
         game: Registry name of the game.
-        render_mode: ``None``, ``"human"`` (prints the board), ``"ansi"`` (returns it) or
-            ``"rgb_array"`` (returns a picture).
+        render_mode: ``None``, ``"human"`` (shows the picture in a window after every
+            ``reset`` and ``step``, see :mod:`stratagem.envs.window`; a game without pictures
+            prints its text board), ``"ansi"`` (returns the text board) or ``"rgb_array"``
+            (returns the picture).
         **config: The game's configuration keywords (``map="kwah:3"``, ...).
 
     Attributes:
@@ -56,6 +59,8 @@ class StratagemAECEnv(AECEnv):
         UnknownGameError: For an unknown game.
         UnknownOptionError: For an unknown option (a ``TypeError`` and a ``ValueError``).
         ValueError: For a bad option value or render mode.
+        DisplayError: For ``render_mode="human"`` where no window can be shown (matplotlib or
+            a display is missing); raised here rather than at the first step.
     """
 
     metadata: dict[str, Any] = {
@@ -77,6 +82,9 @@ class StratagemAECEnv(AECEnv):
                 f"None, got {render_mode!r}"
             )
         self.render_mode = render_mode
+        self._window: PictureWindow | None = None
+        if render_mode == "human" and "rgb_array" in self.metadata["render_modes"]:
+            require_display()  # fail now, naming what is missing, not at the first step
         self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = spec.observation_bounds
@@ -119,6 +127,8 @@ class StratagemAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game_state.current_player]
         self.infos = {a: {} for a in self.agents}
         self._update_masks()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Planes seen by ``agent`` and its int8 action mask (zeros when it is not to move)."""
@@ -181,19 +191,25 @@ class StratagemAECEnv(AECEnv):
             self.render()
 
     def render(self) -> str | np.ndarray | None:
-        """Render according to ``render_mode``."""
+        """Render according to ``render_mode`` (``"human"``: show it and return ``None``)."""
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
             return self.game_state.render_rgb()
-        text = str(self.game_state)
         if self.render_mode == "human":
-            print(text)
+            if self.game_state.render_module is None:  # a game without pictures: its text board
+                print(self.game_state)
+                return None
+            if self._window is None:
+                self._window = PictureWindow(self.metadata["name"], self.metadata["render_fps"])
+            self._window.show(self.game_state.render_rgb())
             return None
-        return text
+        return str(self.game_state)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the ``human`` window, if one is open."""
+        if self._window is not None:
+            self._window.close()
 
     def _mask(self, agent: str) -> np.ndarray:
         state = self.game_state

@@ -17,6 +17,7 @@ Gymnasium's ``check_env``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -354,11 +355,15 @@ def check_gymnasium(name: str, config: Mapping[str, Any]) -> None:
     from gymnasium.utils.env_checker import check_env
 
     import stratagem  # noqa: F401  (registers the Gymnasium ids)
+    from stratagem.envs.window import offscreen
 
     env_id = game_entry(name).env_id
     for seat in range(make_game(name, **config).spec.num_players):
         env = gym.make(env_id, opponent="random", seat=seat, **config).unwrapped
-        check_env(env, skip_render_check=False)
+        # check_env makes the env in every render mode, "human" too: draw it off-screen (it
+        # needs matplotlib, the plot extra; without it the render modes are not checked)
+        with offscreen():
+            check_env(env, skip_render_check=importlib.util.find_spec("matplotlib") is None)
         obs, info = env.reset(seed=seat)
         rng = np.random.default_rng(seat)
         done = False

@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "stratagem.baselines.scsa_experiments",  # scsa (the SCSA paper's tables and figures)
     "stratagem.training.commands",  # train
     "stratagem.baselines.viewer",  # replay (records, Terra Mystica ledgers), view
+    "stratagem.baselines.training_curves",  # plot-training
 )
 
 

@@ -40,6 +40,7 @@ from gymnasium import spaces
 from stratagem.baselines.agent import Agent, make_agent
 from stratagem.envs.core import State, as_action_index
 from stratagem.envs.registry import game_entry, list_games, make_game
+from stratagem.envs.window import PictureWindow, require_display
 
 __all__ = ["SingleAgentEnv", "register_gymnasium_envs"]
 
@@ -53,7 +54,9 @@ class SingleAgentEnv(gym.Env):
             :class:`Agent`; used for every seat but the learner's.
         seat: The learner's seat, or ``"random"`` (the default) to draw it at every reset.
         illegal_action: ``"lose"`` or ``"raise"`` (see the module docstring).
-        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
+        render_mode: ``None``, ``"ansi"`` (the text board), ``"human"`` (the picture shown in
+            a window after every ``reset`` and ``step``, see :mod:`stratagem.envs.window`) or
+            ``"rgb_array"`` (the picture as an array).
         **config: The game's configuration keywords.
 
     Attributes:
@@ -64,6 +67,8 @@ class SingleAgentEnv(gym.Env):
     Raises:
         UnknownOptionError: For an unknown game option (a ``TypeError`` and a ``ValueError``).
         ValueError: For a bad seat, opponent, illegal-action mode, render mode or option value.
+        DisplayError: For ``render_mode="human"`` where no window can be shown (matplotlib or
+            a display is missing); raised here rather than at the first step.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
@@ -97,6 +102,9 @@ class SingleAgentEnv(gym.Env):
         self.seat_option = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
+        self._window: PictureWindow | None = None
+        if render_mode == "human" and "rgb_array" in self.metadata["render_modes"]:
+            require_display()  # fail now, naming what is missing, not at the first step
         low, high = spec.observation_bounds
         self.observation_space = spaces.Box(low, high, spec.observation_shape, np.float32)
         self.action_space = spaces.Discrete(spec.action_size)
@@ -115,6 +123,8 @@ class SingleAgentEnv(gym.Env):
         self.opponent.reset()
         self._play_opponents()
         self._needs_reset = self.game_state.is_terminal()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -171,16 +181,25 @@ class SingleAgentEnv(gym.Env):
         return state.legal_action_mask().astype(np.int8)
 
     def render(self) -> str | np.ndarray | None:
-        """Render according to ``render_mode``."""
+        """Render according to ``render_mode`` (``"human"``: show it and return ``None``)."""
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
             return self.game_state.render_rgb()
-        text = str(self.game_state)
         if self.render_mode == "human":
-            print(text)
+            if self.game_state.render_module is None:  # a game without pictures: its text board
+                print(self.game_state)
+                return None
+            if self._window is None:
+                self._window = PictureWindow(self._name, self.metadata["render_fps"])
+            self._window.show(self.game_state.render_rgb())
             return None
-        return text
+        return str(self.game_state)
+
+    def close(self) -> None:
+        """Close the ``human`` window, if one is open."""
+        if self._window is not None:
+            self._window.close()
 
     def _play_opponents(self) -> None:
         state = self.game_state

@@ -5,22 +5,23 @@
 
 Each log is the output of ``stratagem train alphazero`` (one ``iteration i/n: {...}`` line per
 iteration); the curve of a run is its ``<opponent>/score`` against its cumulative ``cpu_seconds``.
+The drawing is the package's (``stratagem plot-training``, which also draws the losses); this
+script keeps the figure of docs/results/training.md: one opponent, scores only.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 from pathlib import Path
+
+from stratagem.baselines.training_curves import plot_training_curves, read_training_log
+
+__all__ = ["main", "read_log"]
 
 
 def read_log(path: Path) -> list[dict]:
     """The metrics dictionary of every iteration line of a training log."""
-    rows = []
-    for line in path.read_text().splitlines():
-        if line.startswith("iteration ") and ": {" in line:
-            rows.append(ast.literal_eval(line.split(": ", 1)[1]))
-    return rows
+    return read_training_log(path)
 
 
 def main() -> None:
@@ -29,25 +30,7 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--opponent", default="rule_based")
     args = parser.parse_args()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    key = f"{args.opponent}/score"
-    for path in args.logs:
-        rows = [r for r in read_log(path) if key in r]
-        if rows:
-            x = [r["cpu_seconds"] / 60 for r in rows]
-            ax.plot(x, [r[key] for r in rows], marker="o", label=path.stem)
-    ax.set_xlabel("training CPU minutes (self-play + training + evaluation)")
-    ax.set_ylabel(f"score against {args.opponent} (20 games, draws half)")
-    ax.set_ylim(-0.02, 1.02)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(args.out, dpi=110)
+    plot_training_curves(args.logs, args.out, opponents=[args.opponent], x="cpu", losses=False)
 
 
 if __name__ == "__main__":
