@@ -332,3 +332,103 @@ def test_cli_shows_library_logs_and_a_program_can_silence_them(capsys):
         assert capsys.readouterr().err == ""
     finally:
         logging.getLogger("stratagem").setLevel(logging.INFO)
+
+
+# ---------------------------------------------------------------- interop guide: RLlib
+def _rllib_guide_block() -> str:
+    fence = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
+    text = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
+    blocks = [code for code in fence.findall(text) if re.search(r"^from ray\b", code, re.M)]
+    assert len(blocks) == 1, "docs/interop.md should have one RLlib example"
+    return blocks[0]
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped version")
+def test_rllib_action_mask_wrapper_uses_rllib_keys_and_a_float_mask():
+    from gymnasium.utils.env_checker import check_env
+
+    from stratagem.wrappers.rllib import RLlibActionMask
+
+    env = RLlibActionMask(gym.make("stratagem/KillTheKing-v0", map=TINY, seat=0))
+    size = env.action_space.n
+    space = env.observation_space
+    assert set(space.spaces) == {"observations", "action_mask"}
+    assert space["action_mask"] == gym.spaces.Box(0.0, 1.0, (size,), np.float32)
+    assert space["observations"] == env.env.observation_space
+    obs, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        assert space.contains(obs) and obs["action_mask"].dtype == np.float32
+        assert np.array_equal(obs["action_mask"], info["action_mask"])  # info keeps its mask
+        assert np.array_equal(obs["observations"], env.unwrapped.game_state.observation(0))
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            assert obs["action_mask"].all()  # the end-of-episode mask allows every action
+            obs, info = env.reset()
+    check_env(
+        RLlibActionMask(gym.make("stratagem/KillTheKing-v0", map=TINY)), skip_render_check=True
+    )
+
+
+def test_rllib_action_mask_wrapper_errors():
+    from stratagem.wrappers.rllib import RLlibActionMask
+
+    with pytest.raises(TypeError, match="needs a Discrete action space"):
+        RLlibActionMask(gym.make("Pendulum-v1"))  # continuous actions: nothing to mask
+    env = RLlibActionMask(gym.make("CartPole-v1"))  # a Discrete env without a mask in info
+    with pytest.raises(KeyError, match=r"no info\['action_mask'\]"):
+        env.reset(seed=0)
+
+
+def test_rllib_module_without_ray_says_what_to_install():
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "import stratagem.wrappers.rllib as r\n"
+        "from stratagem.wrappers.rllib import *\n"  # a star import needs no ray
+        "try:\n    r.MaskedPPOTorchRLModule\n"
+        "except ImportError as e:\n    print('ok', e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("ok") and "pip install 'stratagem[rllib]'" in out
+
+
+def test_rllib_masked_module_masks_logits_and_leaves_the_batch_alone():
+    pytest.importorskip("ray.rllib", reason="RLlib is optional: pip install 'stratagem[rllib]'")
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from stratagem.wrappers.rllib import MaskedPPOTorchRLModule, RLlibActionMask
+
+    env = RLlibActionMask(gym.make("stratagem/KillTheKing-v0", map=TINY, seat=0))
+    module = MaskedPPOTorchRLModule(
+        observation_space=env.observation_space,
+        action_space=env.action_space,
+        model_config={"conv_filters": [[8, [3, 3], 1]], "head_fcnet_hiddens": [16]},
+    )
+    assert module.observation_space == env.observation_space
+    obs, info = env.reset(seed=0)
+    batch = {Columns.OBS: {key: torch.from_numpy(value)[None] for key, value in obs.items()}}
+    illegal = torch.from_numpy(info["action_mask"] == 0)[None]
+    for forward in (module.forward_inference, module.forward_exploration, module.forward_train):
+        logits = forward(batch)[Columns.ACTION_DIST_INPUTS]
+        assert logits.shape == (1, env.action_space.n)
+        assert bool((logits[illegal] < -1e30).all()) and bool((logits[~illegal] > -1e30).all())
+        assert set(batch[Columns.OBS]) == {"observations", "action_mask"}  # not modified
+    assert module.compute_values(batch).shape == (1,)
+    with pytest.raises(ValueError, match="RLlibActionMask"):
+        MaskedPPOTorchRLModule(
+            observation_space=env.env.observation_space, action_space=env.action_space
+        )
+
+
+def test_rllib_guide_example_trains_a_masked_policy():
+    pytest.importorskip("ray.rllib", reason="RLlib is optional: pip install 'stratagem[rllib]'")
+    import ray
+
+    try:
+        exec(compile(_rllib_guide_block(), "<docs/interop.md RLlib>", "exec"), {})
+    finally:
+        ray.shutdown()

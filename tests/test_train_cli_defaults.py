@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from stratagem.cli import main
-from stratagem.training.commands import _default_text
 from stratagem.training.config import AlphaZeroConfig, PPOConfig
 
 if sys.version_info >= (3, 11):
@@ -36,22 +35,48 @@ def test_train_extra_installs_what_the_default_progress_bar_needs():
     names = _requirement_names(project["dependencies"]) | _requirement_names(
         project["optional-dependencies"]["train"]
     )
-    assert {"rich", "tqdm", "stable-baselines3", "sb3-contrib", "tensorboard"} <= names
+    assert {"rich", "tqdm", "stable-baselines3", "sb3-contrib", "tensorboard", "tyro"} <= names
+
+
+def _tyro_default(f: dataclasses.Field) -> str:
+    """A field's default as tyro writes it (and reads it back): ``True``, ``None``, ``a b``."""
+    value = f.default_factory() if f.default is dataclasses.MISSING else f.default
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _help_text(algo: str, capsys, *extra: str) -> str:
+    """The help of ``stratagem train <algo>``, box borders removed and whitespace joined."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", algo, *extra, "--help"])
+    assert exit_info.value.code == 0
+    return " ".join(re.sub(r"[│╭╮╰╯─|]", " ", capsys.readouterr().out).split())
 
 
 @pytest.mark.parametrize(("algo", "cls"), [("ppo", PPOConfig), ("alphazero", AlphaZeroConfig)])
 def test_train_help_shows_the_real_defaults(algo, cls, capsys):
-    with pytest.raises(SystemExit):
-        main(["train", algo, "--help"])
-    text = " ".join(capsys.readouterr().out.split())
-    assert "(default: None)" not in text
-    for f in dataclasses.fields(cls):
-        if f.name in ("game", "game_config"):
-            continue
+    text = _help_text(algo, capsys)
+    fields = [f for f in dataclasses.fields(cls) if f.name not in ("game", "game_config")]
+    for f in fields:
         assert "--" + f.name.replace("_", "-") in text
-        assert f"(default: {_default_text(f)})" in text, f.name
+        assert f"(default: {_tyro_default(f)})" in text, f.name
+    # only the options whose default really is None say so (and --config, --save-config)
+    nones = sum(_tyro_default(f) == "None" for f in fields)
+    assert text.count("(default: None)") == nones + 2
     assert "(default: 200000)" in text or algo != "ppo"
-    assert "(default: true)" in text  # progress, resume, tensorboard
+    assert "(default: True)" in text  # progress, resume, tensorboard
+    assert "--no-progress" in text and "-c KEY=VALUE" in text and "--save-config" in text
+    # the help text is the string under each field, its line breaks joined
+    assert "Show progress bars." in text or "Show a progress bar." in text
+    assert "calibrated to the outcome's scale" in text or algo != "ppo"
+
+
+def test_train_help_shows_the_config_files_values_as_defaults(tmp_path, capsys):
+    path = tmp_path / "run.toml"
+    path.write_text("total_timesteps = 1234\nprogress = false\n")
+    text = _help_text("ppo", capsys, "--config", str(path))
+    assert "(default: 1234)" in text and "(default: False)" in text
 
 
 def test_train_ppo_cli_defaults_run(tmp_path, capsys):
@@ -119,3 +144,25 @@ def test_train_alphazero_cli_defaults_run(tmp_path, capsys):
     )
     assert code == 0, capsys.readouterr().err
     assert (tmp_path / "final.pt").is_file()
+
+
+def test_train_options_win_over_the_config_file(tmp_path):
+    """TOML values are the defaults; options, -c game options and agent-spec lists win."""
+    from stratagem.training.commands import parse_train_args
+
+    path = tmp_path / "run.toml"
+    path.write_text(
+        "simulations = 7\niterations = 3\nprogress = false\nthreads = 2\n"
+        'eval_opponents = ["random"]\ngame_config = {map = "kwah:1"}\n'
+    )
+    argv = ["kill_the_king", "--config", str(path), "--iterations", "5", "-c", "max_rounds=9"]
+    argv += ["--eval-opponents", "mcts:budget=500,c=1,random", "rule_based", "--threads", "none"]
+    config = parse_train_args("alphazero", argv).config
+    assert (config.simulations, config.iterations, config.progress) == (7, 5, False)
+    assert config.game_config == {"map": "kwah:1", "max_rounds": 9}
+    assert config.eval_opponents == ["mcts:budget=500,c=1", "random", "rule_based"]
+    assert config.threads is None
+    config = parse_train_args(
+        "alphazero", [f"--config={path}", "push_them_all", "--progress"]
+    ).config
+    assert (config.game, config.threads, config.progress) == ("push_them_all", 2, True)
