@@ -310,3 +310,37 @@ def test_gate_score_is_validated(tmp_path):
         cfg(tmp_path, gate_score=1.5).validate()
     with pytest.raises(ValueError, match="gate_games"):
         cfg(tmp_path, gate_score=0.5, gate_games=0).validate()
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "temperature_moves", "expected"),
+    [("gumbel", None, None), ("puct", None, 30), ("gumbel", 5, 5), ("puct", 0, 0)],
+)
+def test_exploration_moves_default_to_every_decision_for_gumbel(
+    tmp_path, algorithm, temperature_moves, expected
+):
+    config = cfg(tmp_path, algorithm=algorithm, temperature_moves=temperature_moves)
+    assert config.exploration_moves() == expected
+
+
+def test_gumbel_self_play_adds_noise_at_every_decision_by_default(tmp_path, monkeypatch):
+    from stratagem.training import actors
+
+    seen: list[bool] = []
+    real = actors.gumbel_search
+
+    def recording(roots, *args, noise, **kwargs):
+        seen.extend(noise)
+        return real(roots, *args, noise=noise, **kwargs)
+
+    monkeypatch.setattr(actors, "gumbel_search", recording)
+    game = make_game("tictactoe_test")
+    net = build_network(game.spec, "tiny", global_pooling=True, symmetric_value=True)
+    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, game.spec.num_players)
+    device = torch.device("cpu")
+    rng = np.random.default_rng(0)
+    alphazero.self_play(game, net, cfg(tmp_path), device, rng, buffer)
+    assert seen and all(seen)  # tic-tac-toe games run past no cut-off: noise everywhere
+    seen.clear()
+    alphazero.self_play(game, net, cfg(tmp_path, temperature_moves=1), device, rng, buffer)
+    assert seen[0] and not all(seen)  # the first decision of each game only

@@ -347,6 +347,7 @@ class GamePlayer:
         Returns the games that go on.
         """
         config, rng, n, diag = self.config, self.rng, self.num_players, self.diag
+        explore = config.exploration_moves()
         roots = [g.root for g in active]
         if config.algorithm == "gumbel":
             results, count = gumbel_search(
@@ -355,7 +356,7 @@ class GamePlayer:
                 config.simulations,
                 n,
                 rng=rng,
-                noise=[g.moves < config.temperature_moves for g in active],
+                noise=[explore is None or g.moves < explore for g in active],
                 max_considered=config.max_considered,
             )
             diag.evaluated += count
@@ -377,7 +378,7 @@ class GamePlayer:
                 assert result is not None
                 policy, a = result.policy, result.action_index
             else:
-                temperature = 1.0 if g.moves < config.temperature_moves else 0.0
+                temperature = 1.0 if explore is None or g.moves < explore else 0.0
                 policy = visit_policy(root, 1.0)
                 choice = visit_policy(root, temperature)
                 a = int(rng.choice(len(choice), p=choice))

@@ -5,10 +5,12 @@
 One iteration:
 
 1. **Self-play.** ``parallel_games`` games run together; every simulation step walks each tree
-   to a leaf and evaluates all the leaves in one batch on the device (:mod:`.puct`). Moves are
-   sampled from the visit counts for the first ``temperature_moves`` decisions of a game, then
-   played greedily; Dirichlet noise is mixed into every root. Each decision stores the mover's
-   observation, its legal actions, the visit distribution and, once the game ends, the outcome
+   to a leaf and evaluates all the leaves in one batch on the device (:mod:`.puct`). Gumbel
+   search (the default) plays the action its sequential halving picks, with Gumbel noise at
+   every decision unless ``temperature_moves`` stops it earlier; PUCT samples from the visit
+   counts for the first ``temperature_moves`` decisions (30) and mixes Dirichlet noise into
+   every root. Each decision stores the mover's
+   observation, its legal actions, the policy target and, once the game ends, the outcome
    for every player (relative to the mover). With ``actors = N > 1``, N processes play the games
    and run the trees while this process evaluates their leaves in shared batches
    (:mod:`.actors`).

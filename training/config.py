@@ -74,9 +74,13 @@ class AlphaZeroConfig:
     """Dirichlet noise concentration at the root (``puct`` only)."""
     dirichlet_epsilon: float = 0.25
     """Weight of the root noise (``puct`` only)."""
-    temperature_moves: int = 30
+    temperature_moves: int | None = None
     """Decisions per game played with exploration (``puct``: sampled from the visit counts;
-    ``gumbel``: Gumbel noise at the root); later decisions are played greedily."""
+    ``gumbel``: Gumbel noise at the root); later decisions are played greedily. ``None``: 30
+    for ``puct``; every decision for ``gumbel``, as in the Gumbel AlphaZero paper and mctx
+    (its policy targets do not depend on the noise). Greedy Gumbel play after 30 decisions let
+    an untrained network draw every game of Push Them All on one seed in two, so the first
+    iterations had no value signal."""
     max_moves: int | None = None
     """Cap on decisions per self-play game; ``None`` = the game's own limit."""
     cut_rounds: int | None = None
@@ -166,7 +170,11 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.gate_score is not None and not 0.0 <= self.gate_score <= 1.0:
             raise ValueError(f"gate_score must be in [0, 1] or None, got {self.gate_score}")
-        for name in ("train_steps", "eval_every", "eval_games", "temperature_moves"):
+        if self.temperature_moves is not None and self.temperature_moves < 0:
+            raise ValueError(
+                f"temperature_moves must be >= 0 or None, got {self.temperature_moves}"
+            )
+        for name in ("train_steps", "eval_every", "eval_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.threads is not None and self.threads < 1:
@@ -199,6 +207,15 @@ class AlphaZeroConfig:
         for spec in self.evaluation_ladder():
             if spec != "previous":
                 make_agent(spec, game)
+
+    def exploration_moves(self) -> int | None:
+        """Decisions per game played with exploration (``None``: every decision).
+
+        ``temperature_moves`` when set, else the algorithm's default (see that field).
+        """
+        if self.temperature_moves is not None:
+            return self.temperature_moves
+        return 30 if self.algorithm == "puct" else None
 
     def evaluation_ladder(self) -> list[str]:
         """The opponents evaluated against: ``eval_opponents`` or the default ladder."""
