@@ -344,3 +344,22 @@ def test_gumbel_self_play_adds_noise_at_every_decision_by_default(tmp_path, monk
     seen.clear()
     alphazero.self_play(game, net, cfg(tmp_path, temperature_moves=1), device, rng, buffer)
     assert seen[0] and not all(seen)  # the first decision of each game only
+
+
+def test_network_matches_explore_so_that_their_games_differ():
+    game = make_game("push_them_all", map="pta")
+    torch.manual_seed(0)
+    net = build_network(game.spec, "tiny", global_pooling=True, symmetric_value=True)
+    config = AlphaZeroConfig(game="push_them_all", game_config={"map": "pta"}, eval_simulations=4)
+    device = torch.device("cpu")
+    for explore, distinct in ((False, 1), (True, 3)):
+        agent = alphazero._network_agent(game, net, config, device, explore=explore)
+        openings = set()
+        for seed in range(3):
+            state, rng = game.new_initial_state(seed), np.random.default_rng(seed)
+            moves = []
+            for _ in range(6):
+                moves.append(agent.act(state, rng=rng))
+                state.apply(moves[-1])
+            openings.add(tuple(moves))
+        assert len(openings) == distinct

@@ -95,10 +95,17 @@ class AlphaZeroAgent(BaseAgent):
         c_puct: float = 1.5,
         algorithm: str = "puct",
         max_considered: int = 16,
+        explore: bool = False,
     ) -> AlphaZeroAgent:
-        """Wrap a network in memory (evaluation during training)."""
+        """Wrap a network in memory (evaluation during training).
+
+        ``explore`` plays as self-play does (Gumbel noise at the root; PUCT: moves sampled
+        from the visit counts): two noiseless networks would play the same two games over and
+        over, so matches between networks (the training's gate) explore.
+        """
         agent = cls.__new__(cls)
         agent._setup(game, net, device, simulations, c_puct, algorithm, max_considered)
+        agent.explore = explore
         return agent
 
     def _setup(
@@ -124,6 +131,7 @@ class AlphaZeroAgent(BaseAgent):
         self.c_puct = c_puct
         self.algorithm = algorithm
         self.max_considered = max_considered
+        self.explore = False
         self._evaluate = make_batch_evaluator(net, device)
 
     def act(self, state: State, *, rng: np.random.Generator) -> int:
@@ -139,14 +147,15 @@ class AlphaZeroAgent(BaseAgent):
                 self._evaluate,
                 self.simulations,
                 n,
-                rng=None,
+                rng=rng if self.explore else None,
+                noise=[self.explore],
                 max_considered=self.max_considered,
             )
             assert root.actions is not None and results[0] is not None
             return int(root.actions[results[0].action_index])
         run_simulations([root], self._evaluate, self.simulations, self.c_puct, n)
         assert root.actions is not None
-        policy = visit_policy(root, 0.0)
+        policy = visit_policy(root, 1.0 if self.explore else 0.0)
         return int(root.actions[int(rng.choice(len(policy), p=policy))])
 
 

@@ -519,9 +519,17 @@ def _network_with(
 
 
 def _network_agent(
-    game: Game, net: PolicyValueNet, config: AlphaZeroConfig, device: torch.device
+    game: Game,
+    net: PolicyValueNet,
+    config: AlphaZeroConfig,
+    device: torch.device,
+    *,
+    explore: bool = False,
 ) -> Any:
-    """The search agent of evaluations and gate matches: ``eval_simulations``, no noise."""
+    """The search agent of evaluations and gate matches: ``eval_simulations``.
+
+    ``explore``: with self-play's noise; without it two networks play the same two games.
+    """
     from stratagem.training.agents import AlphaZeroAgent
 
     return AlphaZeroAgent.from_network(
@@ -532,6 +540,7 @@ def _network_agent(
         c_puct=config.c_puct,
         algorithm=config.algorithm,
         max_considered=config.max_considered,
+        explore=explore,
     )
 
 
@@ -545,11 +554,12 @@ def _gate(
 ) -> dict[str, float]:
     """The trained network against the best one: its score, standard error and the verdict."""
     assert config.gate_score is not None
-    champion = _network_agent(game, _network_with(game, config, device, best), config, device)
-    seed = int(rng.integers(2**31))
-    score = evaluate_agent(
-        game, _network_agent(game, net, config, device), champion, config.gate_games, seed
+    champion = _network_agent(
+        game, _network_with(game, config, device, best), config, device, explore=True
     )
+    challenger = _network_agent(game, net, config, device, explore=True)
+    seed = int(rng.integers(2**31))
+    score = evaluate_agent(game, challenger, champion, config.gate_games, seed)
     return {
         "eval/gate/score": score["score"],
         "eval/gate/se": score["se"],
@@ -570,15 +580,17 @@ def _evaluate(
     results: dict[str, float] = {}
     seed = int(rng.integers(2**31))
     for opponent in config.evaluation_ladder():
+        me: Any = agent
         if opponent == "previous":
             if previous is None:
                 continue
-            opp: Any = _network_agent(
-                game, _network_with(game, config, device, previous), config, device
-            )
+            # network against network: both explore, else they repeat the same two games
+            me = _network_agent(game, net, config, device, explore=True)
+            old = _network_with(game, config, device, previous)
+            opp: Any = _network_agent(game, old, config, device, explore=True)
         else:
             opp = opponent
-        score = evaluate_agent(game, agent, opp, config.eval_games, seed)
+        score = evaluate_agent(game, me, opp, config.eval_games, seed)
         results[f"eval/{opponent}/score"] = score["score"]
         results[f"eval/{opponent}/se"] = score["se"]
         results[f"eval/{opponent}/win_rate"] = score["win_rate"]
