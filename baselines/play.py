@@ -201,8 +201,18 @@ def play_game(
     seed: int = 0,
     out: TextIO = sys.stdout,
     verbose: bool = True,
+    actions: list[int] | None = None,
 ) -> State:
     """Play one game, printing the board at every turn change and each action taken.
+
+    Args:
+        game: The game.
+        players: One agent per seat.
+        seed: Seed of the initial state and of the agents' generator.
+        out: Where the board and the actions are printed.
+        verbose: Print them (else play silently).
+        actions: When given, every action played is appended to it: with the game's
+            configuration and ``seed`` it replays the game (``stratagem replay``/``view``).
 
     Returns:
         The final state (terminal unless a human quit).
@@ -225,6 +235,8 @@ def play_game(
                 file=out,
             )
         state.apply(action)
+        if actions is not None:
+            actions.append(int(action))
         if verbose and (state.current_player != mover or state.is_terminal()):
             print(state, file=out)
         mover = state.current_player

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -363,3 +364,19 @@ def test_network_matches_explore_so_that_their_games_differ():
                 state.apply(moves[-1])
             openings.add(tuple(moves))
         assert len(openings) == distinct
+
+
+def test_evaluation_games_are_kept_and_replay_exactly(tmp_path, capsys):
+    from stratagem.cli import main
+
+    alphazero.train(
+        cfg(tmp_path, eval_every=1, eval_games=2, eval_opponents=["random"], eval_simulations=2)
+    )
+    path = tmp_path / "eval-00001.jsonl"
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert first["opponent"] == "random" and first["iteration"] == 1
+    assert "trained network" in first["names"] and first["actions"]
+    assert main(["replay", "tictactoe_test", str(path)]) == 0
+    assert "2/2 games replayed exactly" in capsys.readouterr().out

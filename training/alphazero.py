@@ -56,6 +56,7 @@ from stratagem.training.common import (
     atomic_write,
     evaluate_agent,
     resolve_device,
+    write_game_records,
 )
 from stratagem.training.config import AlphaZeroConfig
 from stratagem.training.networks import PolicyValueNet, build_network
@@ -473,8 +474,10 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             if gate["eval/gate/accepted"]:
                 best = _weights(net)
         if config.eval_every and iteration % config.eval_every == 0 and config.eval_games:
-            metrics.update(_evaluate(game, net, config, device, rng, previous))
+            games: list[dict[str, Any]] = []
+            metrics.update(_evaluate(game, net, config, device, rng, previous, games))
             previous = _weights(net)
+            write_game_records(out / f"eval-{iteration:05d}.jsonl", games, iteration=iteration)
         metrics["iteration"] = iteration
         phase = "selfplay"
         save("selfplay")
@@ -574,8 +577,13 @@ def _evaluate(
     device: torch.device,
     rng: np.random.Generator,
     previous: dict[str, Any] | None,
+    records: list[dict[str, Any]] | None = None,
 ) -> dict[str, float]:
-    """The evaluation ladder: score (draws half) and its standard error against each opponent."""
+    """The evaluation ladder: score (draws half) and its standard error against each opponent.
+
+    ``records`` receives every game played, labelled with its opponent (see
+    :func:`~stratagem.training.common.evaluate_agent`).
+    """
     agent = _network_agent(game, net, config, device)
     results: dict[str, float] = {}
     seed = int(rng.integers(2**31))
@@ -590,7 +598,10 @@ def _evaluate(
             opp: Any = _network_agent(game, old, config, device, explore=True)
         else:
             opp = opponent
-        score = evaluate_agent(game, me, opp, config.eval_games, seed)
+        games: list[dict[str, Any]] = []
+        score = evaluate_agent(game, me, opp, config.eval_games, seed, records=games)
+        if records is not None:
+            records.extend({**r, "opponent": opponent} for r in games)
         results[f"eval/{opponent}/score"] = score["score"]
         results[f"eval/{opponent}/se"] = score["se"]
         results[f"eval/{opponent}/win_rate"] = score["win_rate"]

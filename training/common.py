@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import sys
 import tempfile
@@ -133,9 +134,24 @@ class TensorBoardLogger:
 
 
 def evaluate_agent(
-    game: Game, agent: Any, opponent: Any, games: int, seed: int
+    game: Game,
+    agent: Any,
+    opponent: Any,
+    games: int,
+    seed: int,
+    records: list[dict[str, Any]] | None = None,
 ) -> dict[str, float]:
     """Play ``agent`` against ``opponent`` (agent or spec), alternating seats; rates for agent.
+
+    Args:
+        game: The game.
+        agent: The agent evaluated (an object).
+        opponent: Its opponent in every other seat (an agent or an agent spec).
+        games: Games to play; game ``g`` puts the agent in seat ``g % players``.
+        seed: Seed of the first game (game ``g`` uses ``seed + g``).
+        records: When given, one record per game is appended (game, configuration, seed, seat
+            names, returns, actions): what ``stratagem replay`` and ``stratagem view`` need to
+            replay it exactly.
 
     Returns:
         ``win_rate``, ``draw_rate``, ``loss_rate``, ``score`` (draws count half), ``se`` (the
@@ -145,14 +161,29 @@ def evaluate_agent(
     from stratagem.baselines.play import play_game
 
     opp = make_agent(opponent, game)
+    opponent_name = opponent if isinstance(opponent, str) else getattr(opp, "name", "opponent")
     n = game.spec.num_players
     wins = draws = losses = 0
     for g in range(games):
         seat = g % n
         players = [opp] * n
         players[seat] = agent
-        state = play_game(game, players, seed=seed + g, verbose=False)
+        actions: list[int] = []
+        state = play_game(game, players, seed=seed + g, verbose=False, actions=actions)
         returns = state.returns()
+        if records is not None:
+            records.append(
+                {
+                    "game": game.spec.name,
+                    "config": dict(game.spec.config),
+                    "seed": seed + g,
+                    "names": ["trained network" if p is agent else opponent_name for p in players],
+                    "returns": [float(r) for r in returns],
+                    "truncated": False,
+                    "rules_version": game.spec.version,
+                    "actions": actions,
+                }
+            )
         mine, best_other = returns[seat], max(np.delete(returns, seat))
         if mine > best_other:
             wins += 1
@@ -171,6 +202,16 @@ def evaluate_agent(
         "se": float(np.sqrt(max(variance, 0.0) / total)),
         "games": float(games),
     }
+
+
+def write_game_records(path: Path, games: list[dict[str, Any]], **fields: Any) -> None:
+    """Write evaluation games (:func:`evaluate_agent`'s records) as JSON Lines, atomically.
+
+    ``fields`` are added to every record (the iteration, say); ``stratagem replay`` and
+    ``stratagem view`` read the file like a tournament's results.
+    """
+    text = "".join(json.dumps({**g, **fields}) + "\n" for g in games)
+    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
 
 
 def to_toml(data: Mapping[str, Any]) -> str:

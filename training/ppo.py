@@ -30,7 +30,13 @@ from torch import nn
 from stratagem.baselines.agent import BaseAgent, make_agent
 from stratagem.envs.core import Game, State
 from stratagem.envs.registry import make_game
-from stratagem.training.common import atomic_write, evaluate_agent, resolve_device, to_toml
+from stratagem.training.common import (
+    atomic_write,
+    evaluate_agent,
+    resolve_device,
+    to_toml,
+    write_game_records,
+)
 from stratagem.training.config import PPOConfig
 
 log = logging.getLogger(__name__)
@@ -295,11 +301,18 @@ def train(config: PPOConfig) -> dict[str, Any]:
         "steps_per_s": (model.num_timesteps - done_before) / seconds if seconds > 0 else 0.0,
     }
     agent = PPOAgent(game, model=str(out / "model.zip"), device="cpu")
+    games: list[dict[str, Any]] = []
     for spec in config.eval_opponents if config.eval_games else []:
-        score = evaluate_agent(game, agent, spec, config.eval_games, seed=config.seed + 7919)
+        mine: list[dict[str, Any]] = []
+        score = evaluate_agent(
+            game, agent, spec, config.eval_games, seed=config.seed + 7919, records=mine
+        )
+        games.extend({**r, "opponent": spec} for r in mine)
         results[f"eval/{spec}/score"] = score["score"]
         results[f"eval/{spec}/se"] = score["se"]
         results[f"eval/{spec}/win_rate"] = score["win_rate"]
         results[f"eval/{spec}/loss_rate"] = score["loss_rate"]
+    if games:  # the evaluation's games, for stratagem replay/view
+        write_game_records(out / "eval.jsonl", games, timesteps=model.num_timesteps)
     (out / "results.json").write_text(json.dumps(results, indent=2))
     return results
