@@ -34,7 +34,7 @@ from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from stratagem.envs.core import IllegalActionError, State, as_action_index
 from stratagem.envs.registry import make_game
-from stratagem.envs.window import PictureWindow, require_display
+from stratagem.envs.window import human_window
 
 __all__ = ["CheckActionWrapper", "StratagemAECEnv", "make_env_functions", "wrap_aec"]
 
@@ -82,9 +82,12 @@ class StratagemAECEnv(AECEnv):
                 f"None, got {render_mode!r}"
             )
         self.render_mode = render_mode
-        self._window: PictureWindow | None = None
-        if render_mode == "human" and "rgb_array" in self.metadata["render_modes"]:
-            require_display()  # fail now, naming what is missing, not at the first step
+        self._window = human_window(
+            render_mode,
+            self.metadata["name"],
+            self.metadata["render_fps"],
+            "rgb_array" in self.metadata["render_modes"],
+        )
         self.possible_agents = [f"player_{i}" for i in range(spec.num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = spec.observation_bounds
@@ -199,10 +202,9 @@ class StratagemAECEnv(AECEnv):
         if self.render_mode == "human":
             if self.game_state.render_module is None:  # a game without pictures: its text board
                 print(self.game_state)
-                return None
-            if self._window is None:
-                self._window = PictureWindow(self.metadata["name"], self.metadata["render_fps"])
-            self._window.show(self.game_state.render_rgb())
+            else:
+                assert self._window is not None  # made with the env in human mode
+                self._window.show(self.game_state.render_rgb())
             return None
         return str(self.game_state)
 

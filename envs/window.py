@@ -198,3 +198,25 @@ class PictureWindow:
             plt.close(self.figure)
         self.figure = None
         self._image = None
+
+
+def human_window(
+    render_mode: str | None, title: str, fps: float, pictures: bool
+) -> PictureWindow | None:
+    """The window of an environment's ``render_mode="human"`` (``None`` for other modes).
+
+    Args:
+        render_mode: The environment's render mode.
+        title: The window's title.
+        fps: Its frame rate (``metadata["render_fps"]``).
+        pictures: Whether the game draws pictures (else human mode prints text, no window).
+
+    Raises:
+        DisplayError: Now, at the environment's construction, rather than at its first step,
+            where a game with pictures cannot show a window.
+    """
+    if render_mode != "human":
+        return None
+    if pictures:
+        require_display()
+    return PictureWindow(title, fps)

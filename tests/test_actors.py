@@ -19,13 +19,7 @@ from stratagem.training import alphazero  # noqa: E402
 from stratagem.training.actors import ActorError  # noqa: E402
 from stratagem.training.config import AlphaZeroConfig  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def cfg(out_dir, **overrides) -> AlphaZeroConfig:

@@ -20,14 +20,7 @@ from stratagem.training.agents import AlphaZeroAgent  # noqa: E402
 from stratagem.training.common import evaluate_agent  # noqa: E402
 from stratagem.training.config import AlphaZeroConfig, PPOConfig  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    # small networks run fastest on one thread, and it keeps runs reproducible
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def az_config(out_dir, **overrides) -> AlphaZeroConfig:

@@ -19,9 +19,9 @@ from stratagem.training.config import AlphaZeroConfig  # noqa: E402
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("one_torch_thread")
 def test_alphazero_learns_push_them_all_against_the_untrained_network(tmp_path):
     """Three iterations of the default (Gumbel) trainer beat the untrained network."""
-    torch.set_num_threads(1)
     config = AlphaZeroConfig(
         game="push_them_all",
         game_config={"map": "pta"},

@@ -468,7 +468,7 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             save("train")
         metrics.update(train_network(net, optimizer, buffer, config, spec.action_size, device, rng))
         iteration += 1
-        if best is not None and config.gate_score is not None:
+        if best is not None:  # gating is on
             gate = _gate(game, net, config, device, rng, best)
             metrics.update(gate)
             if gate["eval/gate/accepted"]:

@@ -40,7 +40,7 @@ from gymnasium import spaces
 from stratagem.baselines.agent import Agent, make_agent
 from stratagem.envs.core import State, as_action_index
 from stratagem.envs.registry import game_entry, list_games, make_game
-from stratagem.envs.window import PictureWindow, require_display
+from stratagem.envs.window import human_window
 
 __all__ = ["SingleAgentEnv", "register_gymnasium_envs"]
 
@@ -102,9 +102,12 @@ class SingleAgentEnv(gym.Env):
         self.seat_option = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self._window: PictureWindow | None = None
-        if render_mode == "human" and "rgb_array" in self.metadata["render_modes"]:
-            require_display()  # fail now, naming what is missing, not at the first step
+        self._window = human_window(
+            render_mode,
+            self._name,
+            self.metadata["render_fps"],
+            "rgb_array" in self.metadata["render_modes"],
+        )
         low, high = spec.observation_bounds
         self.observation_space = spaces.Box(low, high, spec.observation_shape, np.float32)
         self.action_space = spaces.Discrete(spec.action_size)
@@ -189,10 +192,9 @@ class SingleAgentEnv(gym.Env):
         if self.render_mode == "human":
             if self.game_state.render_module is None:  # a game without pictures: its text board
                 print(self.game_state)
-                return None
-            if self._window is None:
-                self._window = PictureWindow(self._name, self.metadata["render_fps"])
-            self._window.show(self.game_state.render_rgb())
+            else:
+                assert self._window is not None  # made with the env in human mode
+                self._window.show(self.game_state.render_rgb())
             return None
         return str(self.game_state)
 
