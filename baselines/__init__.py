@@ -2,7 +2,9 @@
 
 Build any agent by name with :func:`make_agent` (``"random"``, ``"end_turn"``, ``"rule_based"``,
 ``"osla"``, ``"mc"``, ``"mcts"``, ``"mcts_u"``, ``"rhea"`` and the papers' presets such as
-``"scsa_ktk_mcts_u"``), e.g. ``make_agent("mcts:budget=2000,c=1.414", game)``.
+``"scsa_ktk_mcts_u"``), e.g. ``make_agent("mcts:budget=2000,c=1.414", game)``, each game's
+named agents (``cotg_pgs``, ``prismata_master``, ...; its registry entry names them) and the
+trained networks (``alphazero``, ``ppo``).
 """
 
 from stratagem.baselines.agent import (
@@ -13,6 +15,7 @@ from stratagem.baselines.agent import (
     make_agent,
     parse_agent_spec,
     register_agent,
+    register_agent_table,
 )
 from stratagem.baselines.evaluators import TerminalEvaluator, default_evaluator, make_evaluator
 from stratagem.baselines.search import (
@@ -46,4 +49,5 @@ __all__ = [
     "make_evaluator",
     "parse_agent_spec",
     "register_agent",
+    "register_agent_table",
 ]

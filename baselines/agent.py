@@ -4,28 +4,41 @@ An agent is handed a copy of the state as seen by the acting player
 (:meth:`State.observed_by`) and a random generator, and returns one action index. Agents that
 keep memory across decisions of one game implement :meth:`Agent.reset`, which runners call at
 the start of every game. Planners count their budget in forward-model calls (``apply``).
+
+Where the names come from, so that every process knows the same ones whatever it imported first:
+
+* the generic agents of this package (``random``, ``mcts``, the papers' presets, ...), registered
+  with :func:`register_agent` when :mod:`stratagem.baselines` is imported;
+* ``rule_based``, which builds the class named by the game's registry entry;
+* each game's table of named agents (``cotg_pgs``, ``prismata_master``, ...), named by the
+  ``agents`` field of its registry entry;
+* tables of layers above this one or of other packages, named with :func:`register_agent_table`
+  (the ``stratagem`` package names ``stratagem.training``'s ``alphazero`` and ``ppo`` this way).
+
+The tables are imported together, once, the first time an agent is built or listed by name.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from stratagem.envs.core import Game, State
-from stratagem.envs.registry import game_entry, parse_config_value
+from stratagem.envs.registry import game_entry, list_games, load_target, parse_config_value
 
 __all__ = [
     "Agent",
+    "AgentFactory",
+    "AgentTable",
     "BaseAgent",
     "Evaluator",
     "agent_names",
     "make_agent",
     "parse_agent_spec",
     "register_agent",
+    "register_agent_table",
 ]
 
 
@@ -56,15 +69,44 @@ class BaseAgent:
         return f"{type(self).__name__}()"
 
 
+#: ``factory(game, **params) -> Agent``.
 AgentFactory = Callable[..., Agent]
+#: Agent name -> (factory, one-line description): what a game's ``agents`` entry names.
+AgentTable = Mapping[str, tuple[AgentFactory, str]]
+
 _AGENTS: dict[str, tuple[AgentFactory, str]] = {}
+#: ``"module:attribute"`` of agent tables from above this layer (see :func:`register_agent_table`).
+_TABLE_TARGETS: list[str] = []
+#: Tables whose agents are in :data:`_AGENTS` already.
+_LOADED_TABLES: set[str] = set()
 
 
 def register_agent(name: str, factory: AgentFactory, description: str) -> None:
-    """Register ``factory(game, **params) -> Agent`` under ``name``."""
+    """Register ``factory(game, **params) -> Agent`` under ``name``.
+
+    Raises:
+        ValueError: If ``name`` is already registered.
+    """
     if name in _AGENTS:
         raise ValueError(f"agent {name!r} is already registered")
     _AGENTS[name] = (factory, description)
+
+
+def register_agent_table(target: str) -> None:
+    """Name a table of agents (``"module:attribute"`` of an :data:`AgentTable`) to load lazily.
+
+    For agents defined above this layer (``stratagem.training``'s trained networks) or in
+    another package: the table's module is imported only when agents are next built or listed
+    by name, so naming it costs nothing and creates no import of the layer above. Naming the
+    same table again changes nothing. A game's own agents are named by its registry entry.
+
+    Raises:
+        ValueError: If ``target`` is not written ``module:attribute``.
+    """
+    if not isinstance(target, str) or ":" not in target:
+        raise ValueError(f"agent table must be named 'module:attribute', got {target!r}")
+    if target not in _TABLE_TARGETS:
+        _TABLE_TARGETS.append(target)
 
 
 def agent_names() -> dict[str, str]:
@@ -116,32 +158,52 @@ def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
 
 
 def _rule_based(game: Game, **params: Any) -> Agent:
-    """The game's own rule-based agent, looked up in the game registry."""
+    """The game's own rule-based agent: the class its registry entry names."""
     entry = game_entry(game.spec.name)
     if entry.rule_based_agent is None:
         raise ValueError(f"{game.spec.name} has no rule-based agent")
-    module, _, attr = entry.rule_based_agent.partition(":")
-    cls = getattr(importlib.import_module(module), attr)
+    cls = load_target(entry.rule_based_agent, f"{game.spec.name}: rule_based_agent")
     return cls(game, **params)
 
 
 def _ensure_loaded() -> None:
-    """Import the modules that register agents: the built-in ones and each game's own.
+    """Register the agents of every table not loaded yet: each game's, then the named ones.
 
-    A game's agents live in ``stratagem.baselines.<game>`` (a module or a package); importing it
-    registers its named agents (``cotg_pgs``, the Prismata bots, ...), as game packages register
-    themselves in ``stratagem.envs``.
+    The tables are read from the registry entries and :func:`register_agent_table` alone, never
+    from what happens to be imported, so every process ends with the same names (a game
+    registered later has its table loaded at the next lookup). Nothing is registered unless
+    every new table loads and no name clashes, so a failure leaves the registry as it was and is
+    raised again, with the same message, by the next call.
+
+    Raises:
+        ValueError: If a table cannot be imported, is not a table of ``(factory, description)``,
+            or names an agent that already exists; the message names the game or the table.
     """
-    import importlib.util
+    import stratagem.baselines  # noqa: F401  (the generic agents register on import)
 
-    import stratagem.baselines  # (registers the built-in agents)
-    import stratagem.training  # noqa: F401  (registers the trained-network agents, lazily)
-    from stratagem.envs.registry import list_games
-
-    for game in list_games():
-        module = f"stratagem.baselines.{game}"
-        if module not in sys.modules and importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
+    sources = [
+        (f"{game}: agents", target)
+        for game in list_games()
+        if (target := game_entry(game).agents) is not None
+    ]
+    sources += [(f"agent table {target}", target) for target in _TABLE_TARGETS]
+    new: dict[str, tuple[AgentFactory, str]] = {}
+    loaded: set[str] = set()
+    for what, target in sources:
+        if target in _LOADED_TABLES or target in loaded:
+            continue
+        loaded.add(target)
+        table = load_target(target, what)
+        if not isinstance(table, Mapping):
+            raise ValueError(f"{what}: {target!r} is not a mapping of agent name to entry")
+        for name, item in table.items():
+            if not (isinstance(item, tuple) and len(item) == 2 and callable(item[0])):
+                raise ValueError(f"{what}: agent {name!r} must be (factory, description)")
+            if name in _AGENTS or name in new:
+                raise ValueError(f"{what}: agent {name!r} is already registered")
+            new[name] = (item[0], str(item[1]))
+    _AGENTS.update(new)
+    _LOADED_TABLES.update(loaded)
 
 
 register_agent("rule_based", _rule_based, "the game's rule-based agent from its paper")

@@ -1,13 +1,17 @@
-"""Planner throughput for ``stratagem bench <game> --agent <spec>``.
+"""``stratagem bench``: the forward model's speed and, with ``--agent``, a planner's throughput.
 
 Search speed is what decides how strong a planner is under a time limit and how long a
-tournament takes, so the benchmark reports it next to the forward model's own speed: decisions
-per second, search iterations per second and forward-model calls per second *inside search*
-(what the papers' budgets are counted in).
+tournament takes, so the benchmark reports it next to the forward model's own speed
+(:func:`stratagem.envs.bench.benchmark_game`): decisions per second, search iterations per
+second and forward-model calls per second *inside search* (what the papers' budgets are counted
+in). The command lives here, in the lowest layer that has both, so that the games layer never
+imports the agents.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -15,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from stratagem.baselines.agent import make_agent
+from stratagem.envs.bench import benchmark_game
+from stratagem.envs.cli_options import add_config_argument, parse_config
 from stratagem.envs.core import Game
 from stratagem.envs.registry import make_game
 
-__all__ = ["agent_throughput"]
+__all__ = ["agent_throughput", "register"]
 
 
 def agent_throughput(
@@ -89,3 +95,48 @@ def agent_throughput(
         "iterations_per_s": iterations / search_time if search_time else 0.0,
         "fm_calls_per_s": calls / search_time if search_time else 0.0,
     }
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``bench``."""
+    bench = subparsers.add_parser(
+        "bench", help="measure apply/clone/mask speed and random games per second"
+    )
+    bench.add_argument("game", help="game name (see 'stratagem games')")
+    add_config_argument(bench)
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--agent", help="also measure a planner's throughput, e.g. 'mcts'")
+    bench.add_argument(
+        "--out", default=None, help="JSON file to write (default: bench_<game>.json)"
+    )
+    bench.set_defaults(func=_cmd_bench)
+
+
+_LABELS = (
+    ("apply_per_s", "apply calls/s (random games replayed)", "{:,.0f}"),
+    ("steps_per_s", "steps/s (legal actions + apply)", "{:,.0f}"),
+    ("clone_per_s", "clone calls/s (mid-game states)", "{:,.0f}"),
+    ("mask_per_s", "legal-mask computations/s", "{:,.0f}"),
+    ("games_per_s", "complete random games/s", "{:,.2f}"),
+    ("legal_actions_per_decision", "legal actions per decision", "{:.1f}"),
+    ("decisions_per_game", "decisions per random game", "{:.0f}"),
+)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    game = make_game(args.game, **parse_config(args.config))
+    result = benchmark_game(game, seconds=args.seconds, seed=args.seed)
+    if args.agent:
+        result["agent"] = agent_throughput(game, args.agent, seconds=max(args.seconds, 5.0))
+    print(f"stratagem bench {args.game} {dict(game.spec.config)}")
+    for key, label, fmt in _LABELS:
+        print(f"  {label:<40} {fmt.format(result[key])}")
+    for key, value in result.get("agent", {}).items():
+        text = f"{value:,.1f}" if isinstance(value, float) else str(value)
+        print(f"  {'agent ' + key:<40} {text}")
+    out = args.out or f"bench_{args.game}.json"
+    with open(out, "w", encoding="utf-8") as fh:
+        json.dump(result, fh, indent=2)
+    print(f"  written to {out}")
+    return 0

@@ -3,9 +3,10 @@
 A planner needs a value for the states where its search stops (the expanded node, the end of a
 rollout or of an individual). The papers pair every game with its own heuristic (Kill The King:
 ``AimToKing``; Tribes: the DIFF heuristic), so :func:`default_evaluator` looks the game's heuristic
-up by game name, and falls back to :class:`TerminalEvaluator` (the game's returns at the end, 0
-before) for a game that has none: with random rollouts to the end that is plain Monte Carlo
-evaluation and needs no game knowledge at all.
+up in the game's registry entry (the one place a game names it, so every process gets the same
+evaluator whatever it imported first), and falls back to :class:`TerminalEvaluator` (the game's
+returns at the end, 0 before) for a game that has none: with random rollouts to the end that is
+plain Monte Carlo evaluation and needs no game knowledge at all.
 
 Evaluators return one value per player (larger is better for that player), which is what lets
 the planners back values up per player with no sign flip per ply. An evaluator may also define
@@ -15,7 +16,6 @@ score progress relative to the state the decision starts from (Tribes' DIFF heur
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from typing import Any
 
@@ -23,23 +23,13 @@ import numpy as np
 
 from stratagem.baselines.agent import Evaluator
 from stratagem.envs.core import Game, State
-from stratagem.envs.registry import UnknownGameError, game_entry
+from stratagem.envs.registry import UnknownGameError, game_entry, load_target
 
 __all__ = [
-    "GAME_EVALUATORS",
     "TerminalEvaluator",
     "default_evaluator",
     "make_evaluator",
-    "register_evaluator",
 ]
-
-#: Game name -> ``"module:attribute"`` of the game's heuristic evaluator class. The class is built
-#: with the game as its only argument when its constructor takes one, else with no argument.
-GAME_EVALUATORS: dict[str, str] = {
-    "kill_the_king": "stratagem.baselines.kill_the_king:KillTheKingEvaluator",
-    "push_them_all": "stratagem.baselines.push_them_all:PushThemAllEvaluator",
-    "two_kingdoms": "stratagem.baselines.two_kingdoms:TwoKingdomsEvaluator",
-}
 
 
 class TerminalEvaluator:
@@ -63,29 +53,16 @@ class TerminalEvaluator:
         return "TerminalEvaluator()"
 
 
-def register_evaluator(game_name: str, target: str) -> None:
-    """Declare ``target`` (``"module:attribute"``) as the heuristic evaluator of ``game_name``.
-
-    Games added later call this (or fill :data:`GAME_EVALUATORS`) so that every planner picks
-    their heuristic up by default.
-    """
-    if ":" not in target:
-        raise ValueError(f"evaluator target must be 'module:attribute', got {target!r}")
-    GAME_EVALUATORS[game_name] = target
-
-
 def default_evaluator(game: Game) -> Evaluator:
-    """The game's own heuristic if it has one, else :class:`TerminalEvaluator`.
+    """The heuristic named by the game's registry entry, else :class:`TerminalEvaluator`.
 
-    The registry entry is asked first (an ``evaluator`` attribute, should the registry grow one),
-    then :data:`GAME_EVALUATORS`.
+    A game that is not registered (built directly from its class under another name) has no
+    entry, hence no heuristic, and gets :class:`TerminalEvaluator` too.
     """
-    name = game.spec.name
     try:
-        entry = game_entry(name)
-    except UnknownGameError:  # a game built directly, not through the registry
-        entry = None
-    target = getattr(entry, "evaluator", None) or GAME_EVALUATORS.get(name)
+        target = game_entry(game.spec.name).evaluator
+    except UnknownGameError:
+        target = None
     if target is None:
         return TerminalEvaluator(game)
     return _build(target, game)
@@ -119,12 +96,12 @@ def make_evaluator(spec: Evaluator | str | None, game: Game) -> Evaluator:
 
 
 def _build(target: str, game: Game) -> Evaluator:
-    """Import ``module:attribute`` and instantiate it for ``game``."""
-    module_name, _, attr = target.partition(":")
-    try:
-        obj: Any = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"{game.spec.name}: cannot load evaluator {target!r}: {exc}") from exc
+    """Import ``module:attribute`` and instantiate it for ``game``.
+
+    Raises:
+        ValueError: If the target cannot be imported (the message names the game and target).
+    """
+    obj: Any = load_target(target, f"{game.spec.name}: evaluator")
     if not inspect.isclass(obj):
         return obj
     try:

@@ -24,6 +24,7 @@ from stratagem.envs.kill_the_king.rules import KING, UNIT_STATS, UnitStats, Unit
 __all__ = [
     "KillTheKingEvaluator",
     "KillTheKingRuleBasedAgent",
+    "aim_to_king_list",
     "aim_to_king_values",
     "unit_type_values",
 ]
@@ -69,29 +70,42 @@ def aim_to_king_values(state: State) -> np.ndarray:
         ``float64[2]``: 2.0 or -2.0 at a terminal state, otherwise values within about
         [0.25, 1.2].
     """
+    return np.array(aim_to_king_list(state))  # float64: the values are Python floats
+
+
+def aim_to_king_list(state: State) -> list[float]:
+    """:func:`aim_to_king_values` as a list of two Python floats (the same floats).
+
+    Search planners call the heuristic at every leaf and work with plain floats: building the
+    two-element array and converting it back would cost about a third of the arithmetic.
+    """
     if state.is_terminal():
         winner = state.winner
-        return np.array([_WIN if winner == p else _NOT_WIN for p in (0, 1)], dtype=np.float64)
+        return [_WIN if winner == p else _NOT_WIN for p in (0, 1)]
+    # Search planners call this at every leaf, so it reads the unit columns (no UnitView per
+    # unit) and sums integer distances, which gives the same floats in any order.
+    cells, health, owners, types, width = state.unit_columns()
     kings = [_NO_KING, _NO_KING]
-    count = [0, 0]
-    units = state.units()
-    for u in units:
-        count[u.owner] += 1
-        if u.type == KING:
-            kings[u.owner] = (u.x, u.y, float(u.health))
-    out = np.empty(2, dtype=np.float64)
+    mine: tuple[list[int], list[int]] = ([], [])  # living units' cells per player
+    for u, cell in enumerate(cells):
+        if cell >= 0:
+            mine[owners[u]].append(cell)
+            if types[u] == KING:
+                y, x = divmod(cell, width)
+                kings[owners[u]] = (x, y, float(health[u]))
+    values = []
     for p in (0, 1):
         kx, ky, khp = kings[1 - p]
         total = 0
-        for u in units:
-            if u.owner == p:
-                total += abs(u.x - kx) + abs(u.y - ky)
-        mine, enemy = count[p], count[1 - p]
-        mean = total / mine if mine else 0.0
+        for cell in mine[p]:
+            y, x = divmod(cell, width)
+            total += abs(x - kx) + abs(y - ky)
+        count, enemy = len(mine[p]), len(mine[1 - p])
+        mean = total / count if count else 0.0
         score = (1.0 - mean / _MAX_DISTANCE) + (1.0 - khp / _MAX_KING_HP)
-        score += mine / _UNIT_COUNT_SCALE - enemy / _UNIT_COUNT_SCALE
-        out[p] = (score + 2.0) / 4.0
-    return out
+        score += count / _UNIT_COUNT_SCALE - enemy / _UNIT_COUNT_SCALE
+        values.append((score + 2.0) / 4.0)
+    return values
 
 
 class KillTheKingEvaluator:
@@ -114,6 +128,10 @@ class KillTheKingEvaluator:
     def evaluate(self, state: State) -> np.ndarray:
         """Value of ``state`` for each player, larger is better for that player."""
         return aim_to_king_values(state)
+
+    def evaluate_list(self, state: State) -> list[float]:
+        """:meth:`evaluate` as a list of Python floats, the search planners' fast path."""
+        return aim_to_king_list(state)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

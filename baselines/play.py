@@ -10,13 +10,12 @@ Coordinates follow one convention in every game: ``(x,y)`` with ``x`` the column
 across the top of the board) and ``y`` the row (the numbers down its left side), counted from 0
 at the top-left. A game whose own action names write ``(row,col)`` (Tribes, as its Java
 reference does) is shown and read in ``(x,y)`` here; a legend says so at the start and on
-``help``.
+``help``. The game loop and the action names are :mod:`stratagem.baselines.match`'s.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import textwrap
 from collections.abc import Callable
@@ -25,56 +24,15 @@ from typing import TextIO
 import numpy as np
 
 from stratagem.baselines.agent import Agent, make_agent
+from stratagem.baselines.match import coordinate_order, display_name, play_game, swap_pairs
 from stratagem.envs.core import Game, State
 from stratagem.envs.registry import make_game
 
-__all__ = ["HumanPlayer", "coordinate_order", "display_name", "legend", "play_game", "register"]
+__all__ = ["HumanPlayer", "QuitGame", "legend", "register"]
 
 _COMMANDS = (
     "Other commands: 'list' shows the legal actions, 'board' the board, 'quit' ends the game."
 )
-_PAIR = re.compile(r"\((-?\d+),(-?\d+)\)")
-
-
-def coordinate_order(game: Game) -> str | None:
-    """How ``game``'s own action names write a tile: ``"xy"``, ``"rowcol"`` or ``None`` (never).
-
-    Read from the game itself: the name of the action whose source tile is ``(x, y) = (0, 1)``
-    in the spatial layout shows which number comes first, so no table has to be kept in step
-    with the games.
-    """
-    layout = game.spec.action_layout
-    if layout is None or layout.height < 2:
-        return None
-    for plane in range(len(layout.planes)):
-        match = _PAIR.search(game.action_to_string(layout.encode(plane, 0, 1)))
-        if match is None:
-            continue
-        first = (int(match.group(1)), int(match.group(2)))
-        if first == (0, 1):
-            return "xy"
-        if first == (1, 0):
-            return "rowcol"
-    return None
-
-
-def _swap_pairs(text: str) -> str:
-    return _PAIR.sub(lambda m: f"({m.group(2)},{m.group(1)})", text)
-
-
-def display_name(game: Game, action: int, order: str | None = "auto") -> str:
-    """The name of ``action`` with its coordinates written ``(x,y)`` (column, row).
-
-    Args:
-        game: The game.
-        action: Index in the flat action space.
-        order: :func:`coordinate_order` of the game when the caller has it already (it is
-            read from the game when left at ``"auto"``).
-    """
-    name = game.action_to_string(action)
-    if order == "auto":
-        order = coordinate_order(game)
-    return _swap_pairs(name) if order == "rowcol" else name
 
 
 def legend(game: Game) -> str:
@@ -170,12 +128,12 @@ class HumanPlayer:
             return action
         try:
             action = self.game.string_to_action(
-                _swap_pairs(text) if self.order == "rowcol" else text
+                swap_pairs(text) if self.order == "rowcol" else text
             )
         except ValueError as exc:
             message = str(exc)
             if self.order == "rowcol":
-                message = message.replace(_swap_pairs(text), text)
+                message = message.replace(swap_pairs(text), text)
             print(f"{message} (type 'help')", file=self.out)
             return None
         if action not in legal:
@@ -194,58 +152,9 @@ class HumanPlayer:
             )
 
 
-def play_game(
-    game: Game,
-    players: list[Agent],
-    *,
-    seed: int = 0,
-    out: TextIO = sys.stdout,
-    verbose: bool = True,
-    actions: list[int] | None = None,
-) -> State:
-    """Play one game, printing the board at every turn change and each action taken.
-
-    Args:
-        game: The game.
-        players: One agent per seat.
-        seed: Seed of the initial state and of the agents' generator.
-        out: Where the board and the actions are printed.
-        verbose: Print them (else play silently).
-        actions: When given, every action played is appended to it: with the game's
-            configuration and ``seed`` it replays the game (``stratagem replay``/``view``).
-
-    Returns:
-        The final state (terminal unless a human quit).
-    """
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed)
-    order = coordinate_order(game)
-    for player in players:
-        player.reset()
-    if verbose:
-        print(state, file=out)
-    mover = state.current_player
-    while not state.is_terminal():
-        player = players[state.current_player]
-        action = player.act(state.observed_by(state.current_player), rng=rng)
-        if verbose:
-            print(
-                f"player {state.current_player} ({player.name}): "
-                f"{display_name(game, action, order)}",
-                file=out,
-            )
-        state.apply(action)
-        if actions is not None:
-            actions.append(int(action))
-        if verbose and (state.current_player != mover or state.is_terminal()):
-            print(state, file=out)
-        mover = state.current_player
-    return state
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``play``."""
-    from stratagem.envs.commands import add_config_argument
+    from stratagem.envs.cli_options import add_config_argument
 
     play = subparsers.add_parser(
         "play", help="play against an agent in the terminal, or watch agents play"
@@ -263,7 +172,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from stratagem.envs.commands import parse_config
+    from stratagem.envs.cli_options import parse_config
 
     game = make_game(args.game, **parse_config(args.config))
     specs = [s.strip() for s in args.players.split(",")]

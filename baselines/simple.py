@@ -19,9 +19,12 @@ class RandomAgent(BaseAgent):
         self.game = game
 
     def act(self, state: State, *, rng: np.random.Generator) -> int:
-        """A uniformly random legal action."""
-        legal = state.legal_actions()
-        return int(legal[rng.integers(len(legal))])
+        """A uniformly random legal action (:meth:`State.sample_legal_action`).
+
+        Games that can draw without listing every action do so; the others pick from
+        ``legal_actions()`` with ``rng.integers``, as this agent always did.
+        """
+        return state.sample_legal_action(rng)
 
 
 class EndTurnAgent(BaseAgent):

@@ -18,7 +18,9 @@ played with the row agent in seat 0 when ``i`` is even and in seat 1 when it is 
   edited, fields missing or of the wrong type) is reported with its line number and its game is
   played again.
 * Games run in worker processes (``spawn``, so the same on every platform), with a progress bar.
-  A worker ends as soon as the tournament process is gone, even after ``kill -9``.
+  A worker ends as soon as the tournament process is gone, even after ``kill -9``. With
+  ``backend="ray"`` they run as Ray tasks on a cluster instead (:mod:`.ray_backend`): the same
+  per-game function, file, resume, progress bar and tables, and the same records.
 
 The printed tables are the papers': the row-against-column win-rate matrix with standard
 errors, each agent's overall record, and the game's end-of-game statistics (Kill The King:
@@ -693,6 +695,8 @@ def run_tournament(
     out: str | Path | None = None,
     progress: bool = False,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Play (or resume) a tournament and return its results.
 
@@ -705,15 +709,31 @@ def run_tournament(
         maps: Values of the game's ``map`` option to cycle over (``"kwah:1-50"`` expands).
         levels: Number of distinct level seeds to cycle over.
         seed: Base seed.
-        workers: Worker processes; 1 plays in this process.
+        workers: Worker processes; 1 plays in this process. With ``backend="ray"``: the CPUs
+            of the Ray instance started on this machine when no cluster address is given.
         out: JSON Lines file; finished games in it are not replayed, new ones are appended.
         progress: Show a progress bar (tqdm) on stderr.
         on_result: Called with each new record as it arrives (after it is saved).
+        backend: ``local`` (worker processes here) or ``ray`` (one Ray task per game, see
+            :mod:`stratagem.baselines.ray_backend`; needs the ``distributed`` extra).
+        ray_address: Ray cluster to run on with ``backend="ray"`` (``None``: the
+            ``RAY_ADDRESS`` variable, else a Ray instance started here and stopped after).
 
     Raises:
-        ValueError: For unknown agents, games or options (checked before any game starts).
+        ValueError: For unknown agents, games, options or backends (checked before any game
+            starts); a :class:`~stratagem.baselines.ray_backend.MissingExtraError` (also an
+            ``ImportError``) for ``backend="ray"`` without Ray installed.
+        RuntimeError: An agent failed in a game (or, on Ray, a game was lost too often).
         KeyboardInterrupt: When interrupted; every finished game is already saved.
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if ray_address and backend != "ray":
+        raise ValueError("a Ray address needs backend 'ray' (--backend ray)")
+    if backend == "ray":
+        from stratagem.baselines.ray_backend import import_ray
+
+        import_ray()  # without the extra, say so before anything else
     named = _named(agents)
     opponents = _named(against) if against else None
     if maps:
@@ -754,7 +774,18 @@ def run_tournament(
 
     bar = _progress_bar(len(tasks), len(done), progress)
     try:
-        if workers <= 1 or len(todo) <= 1:
+        if backend == "ray":
+            from stratagem.baselines.ray_backend import play_on_ray
+
+            for record in play_on_ray(
+                todo,
+                address=ray_address,
+                num_cpus=max(1, workers),
+                rules_versions={game: probe.spec.version},
+            ):
+                accept(record)
+                bar.update(1)
+        elif workers <= 1 or len(todo) <= 1:
             for task in todo:
                 accept(play_task(task))
                 bar.update(1)
@@ -859,7 +890,7 @@ def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
 # ----------------------------------------------------------------------------- CLI
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``stratagem tournament``."""
-    from stratagem.envs.commands import add_config_argument
+    from stratagem.envs.cli_options import add_config_argument
 
     p = subparsers.add_parser(
         "tournament",
@@ -911,7 +942,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-w",
         type=int,
         default=os.cpu_count() or 1,
-        help="worker processes (default: CPU count; 1 plays in this process)",
+        help="worker processes (default: CPU count; 1 plays in this process); with --backend "
+        "ray and no cluster address, the CPUs of the Ray instance started here",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: worker processes on this machine (default); ray: one Ray task per game on "
+        "a Ray cluster (pip install 'stratagem[distributed]'; docs/distributed.md)",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        help="Ray cluster to join with --backend ray (default: $RAY_ADDRESS, else a Ray "
+        "instance started here for the tournament)",
     )
     p.add_argument(
         "--out",
@@ -945,7 +990,7 @@ def _resolve(items: Sequence[str] | None, presets: Mapping[str, str]) -> dict[st
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from stratagem.envs.commands import parse_config
+    from stratagem.envs.cli_options import parse_config
 
     presets: dict[str, str] = {}
     if args.agent_file:
@@ -972,6 +1017,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             workers=args.workers,
             out=args.out,
             progress=not args.no_progress,
+            backend=args.backend,
+            ray_address=args.ray_address,
         )
     except RuntimeError as exc:  # an agent failed inside a game: one clear line, not a trace
         raise ValueError(str(exc)) from exc

@@ -633,7 +633,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import json
 
     from stratagem.baselines.tournament import expand_maps, split_agent_list
-    from stratagem.envs.commands import parse_config
+    from stratagem.envs.cli_options import parse_config
 
     parser = argparse.ArgumentParser(prog="python -m stratagem.baselines.tribes")
     sub = parser.add_subparsers(dest="command", required=True)

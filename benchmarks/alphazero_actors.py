@@ -28,7 +28,7 @@ def main() -> None:
     import numpy as np
     import torch
 
-    from stratagem.envs.commands import parse_config
+    from stratagem.envs.cli_options import parse_config
     from stratagem.envs.registry import make_game
     from stratagem.training import actors as actors_module
     from stratagem.training.alphazero import ReplayBuffer, network_from_config, self_play

@@ -16,7 +16,7 @@ import time
 import numpy as np
 import torch
 
-from stratagem.envs.commands import parse_config
+from stratagem.envs.cli_options import parse_config
 from stratagem.envs.registry import make_game
 from stratagem.training.alphazero import make_batch_evaluator
 from stratagem.training.common import resolve_device

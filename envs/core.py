@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ __all__ = [
     "GameSpec",
     "IllegalActionError",
     "InvalidStateError",
+    "RandomSource",
     "SpatialActionLayout",
     "State",
     "TwoPlayerState",
@@ -39,6 +41,13 @@ __all__ = [
     "refuse_file_option",
     "untrusted_config",
 ]
+
+
+#: What :meth:`State.sample_legal_action` draws from: Python's ``random.Random`` (what the
+#: planners use inside search, because it draws single numbers about ten times faster) or a
+#: ``numpy.random.Generator`` (what an agent's ``act`` is handed). Both have ``random()``, a float
+#: in ``[0, 1)``.
+RandomSource = random.Random | np.random.Generator
 
 
 class IllegalActionError(ValueError):
@@ -436,6 +445,39 @@ class State(ABC):
     def legal_actions(self) -> np.ndarray:
         """Indices of the legal actions, ascending."""
         return np.asarray(sorted(self.legal_action_list()), dtype=np.int64)
+
+    def sample_legal_action(self, rng: RandomSource) -> int:
+        """One legal action drawn uniformly at random: the step of random agents and rollouts.
+
+        A random playout only needs one action per state, and listing them all is most of what
+        a random step costs, so a game may override this to draw without building the list (by
+        rejection from a cheap superset of candidate actions, for instance); an override must
+        keep this distribution exactly, every legal action with probability ``1 / n``. This
+        default is a uniform pick from the list, with the draw each generator already made
+        before this method existed, so that games without an override play the same moves for
+        the same seeds: ``rng.integers`` over :meth:`legal_actions` for a numpy generator (the
+        random agent's pick), ``int(rng.random() * n)`` over :meth:`legal_action_list` for a
+        ``random.Random`` (the planners' pick).
+
+        Args:
+            rng: The random source (see :data:`RandomSource`); only this call advances it.
+
+        Raises:
+            ValueError: At a terminal state, where no action is legal.
+        """
+        if isinstance(rng, np.random.Generator):
+            actions = self.legal_actions()
+            if not len(actions):
+                raise self._nothing_to_sample()
+            return int(actions[rng.integers(len(actions))])
+        legal = self.legal_action_list()
+        if not legal:
+            raise self._nothing_to_sample()
+        return int(legal[int(rng.random() * len(legal))])
+
+    def _nothing_to_sample(self) -> ValueError:
+        """The error of :meth:`sample_legal_action` where no action is legal."""
+        return ValueError(f"{self.game.spec.name}: no legal action to sample: the game is over")
 
     @abstractmethod
     def apply(self, action: int) -> None:

@@ -3,10 +3,17 @@
 Everything that takes a game by name (the CLI, environments, tournaments, training) goes
 through :func:`make_game`, so an unknown game or option is rejected in one place with one clear
 message. Games register themselves when :mod:`stratagem.envs` is imported.
+
+A game's entry is also the one place that names its agent knowledge: its rule-based agent, its
+heuristic evaluator and its table of named agents. They live in ``stratagem.baselines``, a
+layer above this one, so the entry names them as ``"module:attribute"`` strings that
+:func:`load_target` imports when an agent or planner first asks: what a process gets then
+depends on the entry alone, never on which modules happened to be imported first.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -21,6 +28,7 @@ __all__ = [
     "UnknownOptionError",
     "game_entry",
     "list_games",
+    "load_target",
     "make_game",
     "register",
     "state_from_json",
@@ -59,9 +67,15 @@ class GameEntry:
         description: One line shown by ``stratagem games``.
         env_id: Gymnasium id (``"stratagem/KillTheKing-v0"``).
         test_configs: Configurations the conformance suite runs (the default one included).
-        rule_based_agent: ``module:attribute`` of the game's rule-based agent, if it has one.
+        rule_based_agent: ``module:attribute`` of the game's rule-based agent class (built
+            as ``cls(game, **params)`` for the agent name ``rule_based``), if it has one.
         evaluator: ``module:attribute`` of the game's heuristic evaluator class (built with the
-            game), used by the planners by default; ``None`` when the game has none.
+            game), used by the planners by default; ``None`` when the game has none (the
+            planners then score only terminal states).
+        agents: ``module:attribute`` of the game's table of named agents, a mapping of agent
+            name to ``(factory, description)`` with ``factory(game, **params) -> Agent``
+            (``cotg_pgs``, ``prismata_master``, ...); ``None`` when the game has none. The
+            agent registry loads it the next time an agent is built or listed by name.
     """
 
     name: str
@@ -72,6 +86,7 @@ class GameEntry:
     test_configs: Sequence[Mapping[str, Any]] = field(default_factory=lambda: ({},))
     rule_based_agent: str | None = None
     evaluator: str | None = None
+    agents: str | None = None
 
 
 _REGISTRY: dict[str, GameEntry] = {}
@@ -105,10 +120,27 @@ def register(
     test_configs: Sequence[Mapping[str, Any]] = ({},),
     rule_based_agent: str | None = None,
     evaluator: str | None = None,
+    agents: str | None = None,
 ) -> GameEntry:
-    """Register a game; its keywords and defaults are read from ``factory``'s signature."""
+    """Register a game; its keywords and defaults are read from ``factory``'s signature.
+
+    ``rule_based_agent``, ``evaluator`` and ``agents`` are ``"module:attribute"`` strings (see
+    :class:`GameEntry`); they are checked for that form here and imported only when used, so
+    registering a game imports nothing from the layers above.
+
+    Raises:
+        ValueError: If ``name`` is already registered or a target is not ``module:attribute``.
+        TypeError: If a factory option is not keyword-only or has no default.
+    """
     if name in _REGISTRY:
         raise ValueError(f"game {name!r} is already registered")
+    for what, target in (
+        ("rule_based_agent", rule_based_agent),
+        ("evaluator", evaluator),
+        ("agents", agents),
+    ):
+        if target is not None:
+            _check_target(target, f"{name}: {what}")
     defaults: dict[str, Any] = {}
     for param in inspect.signature(factory).parameters.values():
         if param.kind is not inspect.Parameter.KEYWORD_ONLY:
@@ -125,9 +157,48 @@ def register(
         test_configs=tuple(dict(c) for c in test_configs),
         rule_based_agent=rule_based_agent,
         evaluator=evaluator,
+        agents=agents,
     )
     _REGISTRY[name] = entry
     return entry
+
+
+def _check_target(target: object, what: str) -> tuple[str, str]:
+    """Split ``"module:attribute"``; a malformed target is refused when it is registered.
+
+    Raises:
+        ValueError: If ``target`` is not a string of the form ``module:attribute``.
+    """
+    if not isinstance(target, str):
+        raise ValueError(f"{what} must be a 'module:attribute' string, got {target!r}")
+    module, colon, attr = target.partition(":")
+    if not colon or not module or not attr or ":" in attr:
+        raise ValueError(f"{what} must be written 'module:attribute', got {target!r}")
+    return module, attr
+
+
+def load_target(target: str, what: str = "target") -> Any:
+    """Import ``"module:attribute"`` (dots allowed in the attribute) and return the object.
+
+    The registry names agent knowledge by such strings because it lives in a layer above this
+    one; this is the single place they are resolved.
+
+    Args:
+        target: ``"package.module:Name"``.
+        what: What the target is, for the error message (``"kill_the_king: evaluator"``).
+
+    Raises:
+        ValueError: If the target is malformed, its module cannot be imported or it has no
+            such attribute; the message names ``what`` and the target.
+    """
+    module_name, attr = _check_target(target, what)
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"{what}: cannot load {target!r}: {exc}") from exc
+    return obj
 
 
 def game_entry(name: str) -> GameEntry:

@@ -350,14 +350,25 @@ def check_aec(name: str, config: Mapping[str, Any], num_cycles: int = 300) -> No
 
 
 def check_gymnasium(name: str, config: Mapping[str, Any]) -> None:
-    """Gymnasium's ``check_env`` on the single-agent view, seats 0 and 1, and a masked episode."""
+    """Gymnasium's ``check_env`` on the single-agent view, seats 0 and 1, and a masked episode.
+
+    The view (``stratagem.wrappers``) is a layer above this one, so it is reached only through
+    Gymnasium's registry, by the game's id: the ``stratagem`` package registers the ids, and
+    Python runs it before any of its submodules, this one included.
+
+    Raises:
+        AssertionError: If the id is not registered with Gymnasium or a check fails.
+    """
     import gymnasium as gym
     from gymnasium.utils.env_checker import check_env
 
-    import stratagem  # noqa: F401  (registers the Gymnasium ids)
     from stratagem.envs.window import offscreen
 
     env_id = game_entry(name).env_id
+    assert env_id in gym.registry, (
+        f"{name}: Gymnasium id {env_id!r} is not registered; a game registered after "
+        f"stratagem was imported needs stratagem.wrappers.register_gymnasium_envs() first"
+    )
     for seat in range(make_game(name, **config).spec.num_players):
         env = gym.make(env_id, opponent="random", seat=seat, **config).unwrapped
         # check_env makes the env in every render mode, "human" too: draw it off-screen (it

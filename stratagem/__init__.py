@@ -8,7 +8,10 @@ Areas (each a subpackage mapped from a top-level folder of the repository):
 * :mod:`stratagem.training`: AlphaZero-style self-play and masked PPO.
 
 Importing :mod:`stratagem` registers the Gymnasium ids (``stratagem/KillTheKing-v0``, ...), so
-``import stratagem; gym.make("stratagem/KillTheKing-v0")`` works.
+``import stratagem; gym.make("stratagem/KillTheKing-v0")`` works, and names the trained-network
+agents of :mod:`stratagem.training` (``alphazero``, ``ppo``) to the agent registry. This package
+is the top layer, the only one that may know every area, and Python runs it before any of its
+submodules: whatever a process imports first, both are in place.
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -25,4 +28,12 @@ def _register_gymnasium() -> None:
     register_gymnasium_envs()
 
 
+def _name_training_agents() -> None:
+    """Name training's agent table; it is imported (without torch) when agents are first named."""
+    from stratagem.baselines.agent import register_agent_table
+
+    register_agent_table("stratagem.training:AGENTS")
+
+
 _register_gymnasium()
+_name_training_agents()

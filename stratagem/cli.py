@@ -16,7 +16,8 @@ __all__ = ["COMMAND_MODULES", "build_parser", "configure_logging", "main"]
 
 #: Modules contributing subcommands, in the order ``stratagem --help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
-    "stratagem.envs.commands",  # games, bench
+    "stratagem.envs.commands",  # games
+    "stratagem.baselines.bench",  # bench (the forward model's speed, and a planner's)
     "stratagem.baselines.play",  # play
     "stratagem.baselines.tournament",  # tournament
     "stratagem.baselines.ntbea",  # tune

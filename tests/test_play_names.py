@@ -8,13 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from stratagem.baselines.play import (
-    HumanPlayer,
-    coordinate_order,
-    display_name,
-    legend,
-    play_game,
-)
+from stratagem.baselines.match import coordinate_order, display_name, play_game
+from stratagem.baselines.play import HumanPlayer, legend
 from stratagem.envs import list_games, make_game
 
 LINE = re.compile(r"^\s*(\d+): (.+)$")

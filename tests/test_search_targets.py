@@ -209,6 +209,38 @@ def test_opponent_share_stores_only_the_networks_positions(tmp_path):
     assert 0.2 < metrics["selfplay/opponent_share"] < 0.8  # the opponent played its seat
 
 
+def test_imitate_opponent_stores_the_baselines_decisions_too(tmp_path):
+    game = make_game("push_them_all", map="pta")
+    config = cfg(
+        tmp_path,
+        game="push_them_all",
+        game_config={"map": "pta"},
+        cut_rounds=3,
+        truncation_value="draw",
+        opponent_share=1.0,
+        selfplay_opponent="random",
+        imitate_opponent=True,
+    )
+    net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
+    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
+    metrics = alphazero.self_play(
+        game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
+    )
+    imitated = [
+        i
+        for i in range(buffer.size)
+        if np.count_nonzero(buffer.policies[i]) == 1 and buffer.policies[i].max() == 1.0
+    ]
+    # the opponent's unforced decisions, one-hot on the action it played, beside the network's
+    assert buffer.size > metrics["selfplay/positions"] and len(imitated) > 0
+    assert buffer.size == metrics["selfplay/positions"] + round(
+        metrics["selfplay/imitated_share"] * buffer.size
+    )
+    assert all(len(buffer.actions[i]) > 1 for i in imitated)  # no forced move stored
+    with pytest.raises(ValueError, match="imitate_opponent needs opponent_share"):
+        cfg(tmp_path, imitate_opponent=True).validate()
+
+
 def test_buffer_round_trip(tmp_path):
     buffer = alphazero.ReplayBuffer(5, (2, 2, 1), 2)
     for i in range(7):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import logging
 
 import numpy as np
 import pytest
@@ -84,7 +86,7 @@ def test_alphazero_resume_is_exact_even_after_a_crash(tmp_path, monkeypatch):
         train_steps=5,
         batch_size=16,
     )
-    alphazero.train(az_config(tmp_path / "straight", **small))
+    straight = alphazero.train(az_config(tmp_path / "straight", **small))
 
     # a run killed during the training phase of its second iteration, then resumed
     real_train_network = alphazero.train_network
@@ -102,7 +104,12 @@ def test_alphazero_resume_is_exact_even_after_a_crash(tmp_path, monkeypatch):
     saved = alphazero.load_checkpoint(tmp_path / "crashed" / "checkpoint.pt")
     assert (saved["iteration"], saved["phase"]) == (1, "train")  # the self-play games were kept
     monkeypatch.setattr(alphazero, "train_network", real_train_network)
-    alphazero.train(az_config(tmp_path / "crashed", **small))
+    resumed = alphazero.train(az_config(tmp_path / "crashed", **small))
+    # the resumed iteration still reports the self-play it did before the crash
+    played = {
+        k for k in straight if k.startswith("selfplay/") and "per_" not in k and "seconds" not in k
+    }
+    assert played and {k: resumed.get(k) for k in played} == {k: straight[k] for k in played}
 
     net_a, buf_a = _weights(tmp_path / "straight" / "checkpoint.pt")
     net_b, buf_b = _weights(tmp_path / "crashed" / "checkpoint.pt")
@@ -111,6 +118,35 @@ def test_alphazero_resume_is_exact_even_after_a_crash(tmp_path, monkeypatch):
         assert torch.equal(net_a[key], net_b[key]), key
     assert np.array_equal(buf_a["obs"], buf_b["obs"])
     assert np.array_equal(buf_a["values"], buf_b["values"])
+
+
+def test_alphazero_keeps_the_best_evaluated_network(tmp_path, caplog):
+    config = az_config(
+        tmp_path,
+        iterations=3,
+        games_per_iteration=4,
+        parallel_games=4,
+        simulations=4,
+        train_steps=3,
+        batch_size=16,
+        eval_every=1,
+        eval_games=6,
+        eval_opponents=["random", "previous"],
+        eval_simulations=2,
+    )
+    with caplog.at_level(logging.INFO, logger="stratagem.training.alphazero"):
+        last = alphazero.train(config)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("iteration ")]
+    scores = [ast.literal_eval(line.split(": ", 1)[1])["random/score"] for line in lines]
+    assert len(scores) == 3
+    best = alphazero.load_checkpoint(tmp_path / "best.pt")
+    # the first iteration with the highest score against the baselines ("previous" not counted)
+    assert best["iteration"] == 1 + int(np.argmax(scores))
+    assert round(best["eval_score"], 3) == max(scores)
+    assert best["eval_score"] == last["eval/best_score"]
+    game = make_game("tictactoe_test")
+    agent = make_agent(f"alphazero:checkpoint={tmp_path / 'best.pt'},simulations=2", game)
+    assert agent.act(game.new_initial_state(0), rng=np.random.default_rng(0)) in range(9)
 
 
 def test_alphazero_bad_configurations_fail_before_work(tmp_path):

@@ -12,6 +12,10 @@ The fixtures were produced by running the reference itself (built from its 1.0 s
   actions here must give the same legal actions, stars and score at every decision. The
   reference was run with the bug fixes listed on the docs page applied where they change play
   (Altar of Peace once, captured buildings, Super unit of a full city, destroyed temples).
+* ``_RUINS_TRACES``: three short reference games whose agent examined ruins whenever it could
+  (``benchmarks/tribes_reference``, issue 15), replayed with the reference's own generator
+  (``java.util.Random``, emulated) so that every ruins bonus comes out as in the reference; they
+  check the units as well.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import zlib
 
 import pytest
 
+from stratagem.envs.tribes import JavaRandom
 from stratagem.envs.tribes import constants as C
+from stratagem.envs.tribes import units as U
 from stratagem.envs.tribes.levelgen import generate_level, parse_level
 from stratagem.envs.tribes.rules import TribesGame
 
@@ -375,4 +381,134 @@ def test_random_game_matches_the_reference(index):
         assert zlib.crc32(";".join(names).encode()) == crc, where
         assert state.stars[state.current_player] == stars, where
         assert state.score[state.current_player] == score, where
+        state.apply(game.string_to_action(chosen))
+
+
+# ---------------------------------------------------------------------------------------- ruins
+
+
+class _JavaRng:
+    """``java.util.Random`` behind the two draws a Tribes state makes.
+
+    The traces below were played by the reference with its game generator replaced by
+    ``java.util.Random(rng_seed)`` once the level was set up; a state drawing from the same
+    generator (``integers(k)`` is ``nextInt(k)``, ``permutation`` the order
+    ``Collections.shuffle`` leaves) gets the same ruins, explorer walks and unit relocations
+    wherever it draws what the reference draws, in the same order.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self._java = JavaRandom(seed)
+
+    def integers(self, k: int) -> int:
+        return self._java.next_int(int(k))
+
+    def permutation(self, n: int) -> list[int]:
+        out = list(range(n))
+        for i in range(n, 1, -1):
+            j = self._java.next_int(i)
+            out[i - 1], out[j] = out[j], out[i - 1]
+        return out
+
+
+#: Three reference games whose agent examined ruins whenever it could (made with
+#: ``benchmarks/tribes_reference``: ``compare.py --prefer examine`` and its ``fixture``), cut
+#: after their ruins: every bonus (Super unit, research, population, explorer, stars) is drawn.
+#: Per decision: the action, the number and CRC-32 of the sorted legal action names, every
+#: tribe's stars and score, and a CRC-32 of the units (position, type, tribe, health, status).
+_RUINS_TRACES = (
+    "eNq1WtluHMkR/BVhniygDWRmZV374B8hBGJEjlZj88KQ3JVt6N8dWdU9U9XVQxkGDCx0rBhdV2REZHXf/Hv3djp+Pbzufts9"
+    "vz/u/36cfhyfbn8cd9Pu4fDH4eH29XC43/3m3LQ7Pf0+/42Z47S7P9wdX4/PT8De3Owen/84fPqLTPL5r3/Db/x5N+XJp5R8"
+    "clmnGz/5L/iV/RSJvkwas0+aSfA/d6fD62F/uvt+++34+v349PtuCpMQZaEcOA9YcVG9T1lDB34+/b5/Ov5r/4Y57SbBVLKy"
+    "Iw5K0w2dH+EFj2DHJJ40l0ccnu5v395PQHGaJEUhkSAGouugZcFcFyxYMNMkPsaclKKfbqSHu4jZu5BT6seUKRHmGDjlEaMa"
+    "ogs+5suQqe5xmAhDCk1KiaJEDGxwuQ6/DKmTz1lyYs8DRkLKQYRSbFfZHCvORiSTJhagdYXGnwKzxn5AN4UUKVBKMkB8ppyc"
+    "s5NdxrO1YbxUlshhcskzeQnqDa0tWsWDYplTOZTXl/2fT7d/7k+n4/OpbtVu8obHzpOCtms8i0viXSS/njGrdzkkzr6bsjNQ"
+    "tj113mvHwNf98aHQF+Ngd2OSWPYo9Gg8lWKOMV6hEWaNU3NYsHgj4XXw4cf+8fhUOFHIIFiTEw3eGU5bHDhCWKtjw319Pz7c"
+    "356e9/c2tEE9hk6UfRac/gDmROJA0EQDDePkDM5TkJQyBtdhyj26HVsLGBDByM5lTHBAC8UUvQYKAx/dBh+bAnKVHuxRdM7A"
+    "3/enPw6vb58AtH3uSLnCYTLYCBTssF+u7FegyXnnWZXDZc6oxopmSABzV0Np4bTNGTrjYsAxJ8z7LDQfwW2fS9W7smRnRWPy"
+    "SiM6ZgY9OaeNiqgMy5NESdBQMqZIj0+QXfWoicvgrtJTCzjiwJRRcF7PY7sZC95Cjuah213L9agEkhSALmI1b9qCdQEqoJBH"
+    "boVgXrVUejOezfgxH4aht+CpzjtXHfGTWZEXVh7Qgv12CRy+QjJmrDpklGWj7GdwIig7GKMXtFa0LzM3iqICIsaIA9pxdoR9"
+    "c2XD929v+7t/fCrAy8pxKBkL9LKBFo4wJc2dIOSFpSC4J875Yg6XJWfoQQhVq8+1Ect6FXzzaoKAyhugKHPMxzP79qhmPeAq"
+    "YdEEDEzuZ+zX4Lv9CwT38GneKfw8BFcSfMsXse6gkBhBVcJhvnyZlsUikPx7xx4JZhFihBcn+Pvr+8vh9P50fNv9/Dn9j0mH"
+    "5MOkw//XpANKJlW4CA+6i6zBn38Vc0KUDEUOvU19f396K2PHCVGHYnASBqiANzGk0IYdruXE9aRQEeadWVjiRnBBuMAhZn9V"
+    "hK7Jbx1djZnZNYZTVnxJBRCDzEaFcJHf8+AcLfb4dDUTOMQmOGm2oh3wSbF6xDXfLr3sOi05zyF+YnrY9Yt+Loblg4N056yD"
+    "lvB1w1rQqOeIAxVNG461FRXPQLinh4gobyUDti2Fn4EoaVBeRpE7Y2EYaJZmfjv1OCiGAI66bfyGS1M/44o0wUdugyM5HpEQ"
+    "PW9eRRsco8oxFyJSKrKfG4TEQroEn1sVonaj/RQYwQ9Zd1QhJWwxCE75ml2kKUcGjaSXP1MwJ3BPSi4N9l7lz8gZLRlkqQbb"
+    "wbEhYBeCVrdsqvya4VZUjBOjdA6fCzzCRBA9owybVqMcVhFDzgE7N2CdYLdCVKUNt0D4stzPoG6+BO3zblNGgPTSVkWs487S"
+    "bTkduQIlRDrAoY0Il2Hd/GCXg2erFpctKHcYywpRY6qUXjmF85aTUEMEnTJo6KCmqYTZNBEq1z1G9ZbzjVMWUYeOLrfwaHQC"
+    "5RDt4OuDzzD84/Dj5eH5dDjBOoQ+8JlqMNPxEf98fH9dOQ3rymnomtP4mkP8IntoTBC1ybV+EUxpFcRI1qP2mxymDLFRHxDx"
+    "1hCHCIoimlvE0SNQgoxjh5BHJy3a2z5Zr5glapdzfS0irRWIU3DJ+TIyXcU2jNApo1lDFx1xLrHH4FGE3qfNpjZQGW/eHmcn"
+    "KuB/QUuLxiwU0TqGPvFUqLeMhsxjMXJEQlxhiLpq+E7H+7pJ3Zzzygo77BKofS3YUNQVNYnSsZh2jjzb6OplGPZwqsQwJ0MZ"
+    "mHZjowc0fCaKotfXdsP8XAY6exnUjJCqsIobvuiF4XMQ8FJXAdFwCh6K7RjxgMJ81IRGCqcq599fbveVHGYKiqfCjMBjA5+F"
+    "WfwavJRAqCUQqpfBtQnRpJSAu8CDnVTCXqJ18h28rniKn8tZQdURTV3iEW53Isad1b0QhC4gZ5lpe8Noi2EEAdSk9noe6wGX"
+    "9WYTXkS5SNZ6+B7ujJHQ1VZYXV2w1hlje1Ow1rrMeAUHEGevOL4PbsPQaEeP3B2daeX6CRAGhWCm3IUtvZSx7RkyLNBkMk1T"
+    "uo5vAsDCL4cAIC6OQFgoOaw+dVO/ezg+fi11hX1LDmYlIZf0cJb4SGv00nXFhihwCDRd4C+HErS4g7scylXVwBMqaLMz763J"
+    "tnS8BpMFHlQAdUvmsmTYKDCecCQyIH3QlCLsfUPBXFUwhBbk4pKq51AOrytgOJLEhD5wO9j6UpfIO4rcn4RGPE4RmWu+OV0S"
+    "U2iYCjVB26ZIZWXqbkGnsmOU1W4wdSCqFKJm/AibLGhNPR2aCdxT711YX3+qHS+AkQaQs8aI4twbXy7avh8PD/evJT4kkB+8"
+    "5tKDxA6MpkgQP1PnFq7G2oWblljQVsZ8OakP4J252VYjjScccxrQ6FODQ38gfkOHlq0OYkzIRbdXaNQrmBtW9ArzrMlMG5kp"
+    "DUgsKGCnEeHW2jufMMxGkKvKHf4yabSOG+Bl0k1J2Q03egi076kecYGnTfjQ9C3Sj1TLLscw4FnQ9KF183StOJDJKaEmHV06"
+    "1jyj0Q2AXiic7rzacMATzFQR8EhHtAcHotPsNh0eDTlnu2kWHqA4fkJduKit/s9SolWIyjUzgsfF4Bc0ihUGApYPPJkTHyJ8"
+    "TNYQcm0GqJ824g7+gdKGefjSDbgSTLA5PKA9pETRW8nVdACrEJP+TKaCc6Y/Dx4j5ZgiD9EkLWMjlGDqxDqA0Ybkcmk2FOcS"
+    "Ha04wAfyema5gUtqLfqK7j91fcy83ehdjWPJbhqnm9RDkTgxJx992r6QYcwiO7HmjeD1vIYz0ifhP25dxzeuA5PDzDIF6zph"
+    "2L+Ed2EQO47Mlh1cogy/wrN1+IFyb/ZYfZ27CRqyPHjMvDF4EhwmslOP/rY/PZ6zPoxN8XiNloE/QG9UZwlm2HZGKYnlOt+v"
+    "XGMO1qAMcspnxxWUv2Yu7wHWeMR6NN1ewrWLNGtcg92sxBHsQSRM3Y0JB7/X+K8Ee4pZLITzpU4GeGNdqGtlLArNmzv3NwsI"
+    "JYOM6doLtJngdky1slWQRFH/tt3+Uh+F4hBJCFog7eYcmurMdgXCaA4U6r/Gg0QI2dyeVlnqWQ7V7vhgU5BrN44u1gmh7xt1"
+    "pcoSmiQsTyNkMZeep4Oj/vBfwqa1QaPud61ROy4xB8t2v7yCu2yv3tAd8NADzCEe0oK8TWjfzQnWcLv2NOXotfwOffXb6f2u"
+    "RmIje1SESDX3Hp6AzjTZ/UG3e64hO9aPJBWxRa64f+rJnmGx9jJkk3BztQR7w+TKHc8Kby2Z7Z72Xfnj4f74Nkd6LteIdhUQ"
+    "dHwAB3uLHai30ia8oMEFN7HOkC4XXNvoixk+7y104egRbexSLl5ebp5XnlG+wd4rtGY4n/ycylEz6Ffw45fLxI/hcy+VlvYt"
+    "BRBTsx/gYAz5ZPdfG/Jal202bq2YGwdnhhsGbGfsJeYZf3w7/bN4g1hgs26Hzg3JpWJxlhnyqxt5sxS8dQaEgBNyPL+B+hjd"
+    "ShQYmzA3xJ8sG3AKHowT3WKslmtnxg/g2GIa4ahiuBZKjtevwe1+DIvWpANIQlTIB+WNF7s24YhlwzWcfRLhu/BhaEwXPutc"
+    "98otVYWxk46xXIanxCFf3rltopurLjsha3EQkdMA8nZ9DspLa0Gu3tvq7N0e3SIOuPQD2luvYr3S3SzkrqRRkqVXhXk7GvAg"
+    "Dpwd5h+2FFnniyCYu4ef6AgvpNPAzRvph/fHr4fT7ff3t0/n1GQBA6fiZJyBs8tZi9d5+xFpbl9tpRAwJIlWGQLR+hHn9uLr"
+    "9tXOZfsDDePXwHh/+IbTOzT9q70dtu6JS8++2HhQ2l5AJVx1lRQs7Wa0AGSXlRdpCt4oA38HLWRgqy+eEstbDg0O0nC5df8l"
+    "uBqSUV3V/Ha1aQO2qS2wTaFW7auRTchagCVbvTqxF/2GjB0y2SO5tc5YWZoWjjNyXLIXL0XD+Bfo/oLVmfwSusdyubFC49Sh"
+    "I/ayZhShObMgm1t5YowNOOouOMQGudJxOzsheCbaRx7Qdsvj0cq6PJ5vkf5gaPhG0tA2FHXoyOhq53uG/vOYcry+fL6FHwrN"
+    "bdAmeDGdWckMvTroX2F5STpaX/CWdxlIxdkNaHs1DCFkP3zgpYjqUZAjdNwou4XpW8Ymm5hHQ0UZZPY5apTW5woe7EiwiqzD"
+    "tzHVp4JOsDI4uc8pj2iyFkbx7DUaBlU+RYr2zhDJDr/S+VOkX8Mx92zwABIz2nlqvjHZRm+aLBTU3mVCQqgz6Q1889LCPsPz"
+    "njWEDRA6YEYTXmm9mnJx5tLrwvwhbV2LX+Do3VOhzxCoquvYdpP5LNgfO80d0P13TLF+98X2NSWymOYBDPZYXsHEWmbHplsN"
+    "FpXRxaDZdcPCe/hlt8qbO289KusACtgD0pRlJFeo7ICRwl1ScLG9iqkjqlg6dJnHRBIrOUQt9WvQMl/3K/T+4W1/un3+dvty"
+    "2N8dlpdFCIJ4CLnydmWsyu45W04Pltm7JgXTQlfVxr3tB8zpPS3vuUp9QdBS2MBjzxntUUhj71gXkCe0R5qkdJ5reGaoksAK"
+    "hou0+Wu/yW70obVB0oiGSatH7xtpdTfj6hdJAekCwhR9K8IVypKCXco7+W8uLysayWJZdSb0LT6H7sNKvVy5FrLbuyVUynl0"
+    "+25mC99TL9VvonDa5MBaDiOcs71jZad59BATJrW7tGTfVKV4vi++Bu963upBpeW1j0tUzke+CV+9stZYP416fj/dHewlNJeX"
+    "1i/PL7e/n57/fPu++/nzy38AWwjyiQ=="
+)
+
+
+def _ruins_traces() -> list[dict]:
+    return json.loads(zlib.decompress(base64.b64decode("".join(_RUINS_TRACES))))
+
+
+def _unit_digest(state) -> int:
+    geo = state.geo
+    rows = sorted(
+        f"{geo.rc[u[U.U_POS]][0]},{geo.rc[u[U.U_POS]][1]} {C.UNIT_NAMES[u[U.U_TYPE]]} "
+        f"t{u[U.U_TRIBE]} hp{u[U.U_HP]}/{u[U.U_MAXHP]} {C.STATUS_NAMES[u[U.U_STATUS]]}"
+        for u in state.units.values()
+    )
+    return zlib.crc32(";".join(rows).encode())
+
+
+def test_ruins_traces_draw_every_bonus():
+    bonuses = {b for trace in _ruins_traces() for b in trace["examined"].values()}
+    assert bonuses == set(C.EXAMINE_NAMES)
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_ruins_game_matches_the_reference(index):
+    trace = _ruins_traces()[index]
+    tribes = trace["tribes"]
+    game = TribesGame(
+        map=f"seed:{trace['level_seed']}", tribes=tribes, num_players=len(tribes.split(","))
+    )
+    state = game.new_initial_state(0)
+    state._rng = _JavaRng(trace["rng_seed"])  # the reference's chance events, draw for draw
+    state._rng_owned = True
+    for k, (chosen, n_legal, crc, stars, score, units) in enumerate(trace["decisions"]):
+        names = sorted(game.action_to_string(a) for a in state.legal_action_list())
+        where = f"decision {k} (turn {state.tick}, seat {state.current_player})"
+        assert len(names) == n_legal, where
+        assert zlib.crc32(";".join(names).encode()) == crc, where
+        assert state.stars == stars, where
+        assert state.score == score, where
+        assert _unit_digest(state) == units, where
         state.apply(game.string_to_action(chosen))

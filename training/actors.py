@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.baselines.agent import make_agent
-from stratagem.envs.core import Game
+from stratagem.envs.core import Game, State
 from stratagem.training.config import AlphaZeroConfig
 from stratagem.training.puct import (
     BatchEvaluator,
@@ -74,6 +74,7 @@ __all__ = [
     "Diagnostics",
     "FinishedGame",
     "GamePlayer",
+    "add_remote_cpu",
     "cpu_seconds",
     "legal_softmax",
     "run_actors",
@@ -100,19 +101,34 @@ def legal_softmax(logits: np.ndarray, legal: Sequence[np.ndarray]) -> list[np.nd
     return priors
 
 
+#: CPU seconds spent for this process by processes that are not its children (Ray actors on
+#: a cluster), as they reported them; :func:`cpu_seconds` counts them in.
+_REMOTE_CPU = [0.0]
+
+
+def add_remote_cpu(seconds: float) -> None:
+    """Count ``seconds`` of CPU time spent elsewhere for this process (a Ray actor's report).
+
+    Ray actors are no children of this process, so :mod:`resource` cannot see them; without
+    this, a run on a cluster would report its self-play as nearly free.
+    """
+    _REMOTE_CPU[0] += max(0.0, float(seconds))
+
+
 def cpu_seconds() -> float:
     """CPU time of this process plus that of its finished (joined) child processes.
 
     Actors are joined at the end of every phase, so a difference of two readings around a phase
     counts its actors whole, interpreter start included (no children's time without
-    :mod:`resource`, i.e. on Windows).
+    :mod:`resource`, i.e. on Windows). Ray actors' time is added as they report it
+    (:func:`add_remote_cpu`).
     """
     try:
         import resource
     except ImportError:  # pragma: no cover - Windows
-        return time.process_time()
+        return time.process_time() + _REMOTE_CPU[0]
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
+    return time.process_time() + children.ru_utime + children.ru_stime + _REMOTE_CPU[0]
 
 
 @dataclass
@@ -167,6 +183,7 @@ class Diagnostics:
         "forced",
         "searched",
         "opponent_moves",
+        "imitated",
         "value_count",
         "positions",
         "evaluated",
@@ -182,7 +199,7 @@ class Diagnostics:
         self.value_sum = np.zeros(num_players)
         self.value_count = 0
         self.targets: list[float] = []
-        self.forced = self.searched = self.opponent_moves = 0
+        self.forced = self.searched = self.opponent_moves = self.imitated = 0
         self.positions = self.evaluated = 0
 
     def merge(self, other: Diagnostics) -> None:
@@ -208,6 +225,8 @@ class Diagnostics:
             "selfplay/forced_share": self.forced / moves,
             "selfplay/opponent_share": self.opponent_moves / moves,
         }
+        if self.imitated:  # stored decisions of the baseline (imitate_opponent)
+            out["selfplay/imitated_share"] = self.imitated / max(self.imitated + self.searched, 1)
         if self.rounds:
             out["selfplay/game_rounds"] = mean(self.rounds)
         if self.end_turn:
@@ -326,8 +345,11 @@ class GamePlayer:
         while not g.root.terminal and not self._is_cut(g):
             state = g.root.state
             if self.opponent is not None and state.current_player == g.opponent_seat:
-                action = self.opponent.act(state.observed_by(state.current_player), rng=self.rng)
+                mover = state.current_player
+                action = self.opponent.act(state.observed_by(mover), rng=self.rng)
                 self.diag.opponent_moves += 1
+                if self.config.imitate_opponent:
+                    self._imitate(g, state, int(action))
             else:
                 legal = state.legal_action_list()
                 if len(legal) != 1:
@@ -340,6 +362,17 @@ class GamePlayer:
             g.moves += 1
         self._finish(g)
         return False
+
+    def _imitate(self, g: _Game, state: State, action: int) -> None:
+        """Store the opponent's decision with its action as the policy target (not if forced)."""
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            return
+        policy = (legal == action).astype(np.float32)
+        g.history.append(
+            (state.observation(state.current_player), legal, policy, state.current_player)
+        )
+        self.diag.imitated += 1
 
     def _search_and_move(self, active: list[_Game]) -> list[_Game]:
         """Search every game's position together, store the decisions and play them.

@@ -13,11 +13,14 @@ One iteration:
    observation, its legal actions, the policy target and, once the game ends, the outcome
    for every player (relative to the mover). With ``actors = N > 1``, N processes play the games
    and run the trees while this process evaluates their leaves in shared batches
-   (:mod:`.actors`).
+   (:mod:`.actors`); with ``backend = "ray"``, Ray actors on a cluster play them
+   (:mod:`.ray_actors`).
 2. **Training.** ``train_steps`` minibatches from the replay buffer: policy cross-entropy over
    the legal actions + value mean squared error, AdamW weight decay; mixed precision on CUDA.
 3. **Evaluation** every ``eval_every`` iterations against the baselines (``eval_opponents``) and
-   the previous network, with sides switched.
+   the previous network, with sides switched. ``best.pt`` keeps the network with the best mean
+   score against the baselines so far (early stopping, as Stable-Baselines3's ``EvalCallback``
+   keeps ``best_model``): self-play scores swing from one iteration to the next on long games.
 4. **Checkpoint** (temp file + rename, so a crash never leaves half a file): network, optimiser,
    replay buffer, iteration, phase and every random generator. A checkpoint is also written
    after the self-play phase, so a run killed at any moment loses no finished game, and a
@@ -206,6 +209,7 @@ def self_play(
     bar: ProgressBar | None = None,
     *,
     truncation_scale: float = 1.0,
+    ray_pool: Any = None,
 ) -> dict[str, Any]:
     """Play ``games_per_iteration`` games into ``buffer``; returns throughput and diagnostics.
 
@@ -213,12 +217,23 @@ def self_play(
     in one batch (:class:`~stratagem.training.actors.GamePlayer`), and enter the buffer as they
     end. With more, actor processes play them and this process evaluates their leaves
     (:func:`~stratagem.training.actors.run_actors`); the games enter the buffer in the order of
-    their index, so that a run and its resumed copy store the same buffer.
+    their index, so that a run and its resumed copy store the same buffer. ``ray_pool`` (a
+    :class:`~stratagem.training.ray_actors.RaySelfPlay`): Ray actors play them, stored likewise.
     """
     targets: list[float] = []
     seeds = [int(s) for s in rng.integers(2**31, size=config.games_per_iteration)]
     cpu_start, start = cpu_seconds(), time.perf_counter()
-    if config.actors == 1:
+    if ray_pool is not None:
+        finished, diag = ray_pool.play(
+            net,
+            seeds,
+            rng,
+            truncation_scale=truncation_scale,
+            on_game=None if bar is None else bar.update,
+        )
+        for done in finished:
+            _store(buffer, done, targets)
+    elif config.actors == 1:
 
         def store(done: FinishedGame) -> None:
             _store(buffer, done, targets)
@@ -365,11 +380,24 @@ def _architecture(cfg: dict[str, Any]) -> tuple[Any, ...]:
 def train(config: AlphaZeroConfig) -> dict[str, Any]:
     """Run (or resume) AlphaZero training; returns the last iteration's metrics.
 
+    With ``backend = "ray"`` the self-play actors live on a Ray cluster for the whole run
+    (:class:`~stratagem.training.ray_actors.RaySelfPlay`) and end with it, however it ends.
+
     Raises:
         ValueError: For a bad configuration or a checkpoint of another game/configuration,
             before any work starts.
     """
     config.validate()
+    if config.backend == "ray":
+        from stratagem.training.ray_actors import RaySelfPlay
+
+        with RaySelfPlay(make_game(config.game, **config.game_config), config) as pool:
+            return _train(config, pool)
+    return _train(config, None)
+
+
+def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
+    """:func:`train` after the configuration is checked; ``ray_pool`` plays self-play on Ray."""
     device = resolve_device(config.device)
     game = make_game(config.game, **config.game_config)
     spec = game.spec
@@ -393,6 +421,8 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
     calibration: dict[str, float] | None = None
     buffer_file: str | None = None
     cpu_total = 0.0
+    selfplay_metrics: dict[str, float] = {}
+    best_eval: dict[str, float] | None = None  # mean score and iteration of best.pt
     if config.resume and ckpt_path.exists():
         data = load_checkpoint(ckpt_path, device="cpu")
         if data["game"] != config.game or data["game_config"] != full_game_config:
@@ -413,6 +443,9 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             best = data.get("best_network") or _weights(net)
         calibration = data.get("calibration")
         cpu_total = float(data.get("cpu_seconds", 0.0))
+        # a run stopped between self-play and training logs that self-play's figures on resume
+        selfplay_metrics = dict(data.get("selfplay_metrics") or {})
+        best_eval = data.get("best_eval")
         _rng_restore(rng, data["rng"])
     (out / "config.toml").write_text(config_to_toml(config))
     logger = TensorBoardLogger(out if config.tensorboard else None)
@@ -422,6 +455,23 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
         log.info("calibrated the heuristic on %d games: %s", config.calibration_games, calibration)
     scale = calibration["scale"] if calibration else 1.0
     cpu_mark = cpu_seconds()  # actor processes included (they are joined every phase)
+
+    def save_network(path: Path, **extra: Any) -> None:
+        """A network file that ``alphazero:checkpoint=`` loads (final.pt, best.pt)."""
+        atomic_torch_save(
+            {
+                "kind": "stratagem-alphazero",
+                "game": config.game,
+                "game_config": full_game_config,
+                "config": config_dict,
+                "network": net.state_dict(),
+                "iteration": iteration,
+                "cpu_seconds": cpu_total,
+                "phase": "done",
+                **extra,
+            },
+            path,
+        )
 
     def save(next_phase: str) -> None:
         nonlocal buffer_file, cpu_mark, cpu_total
@@ -447,6 +497,8 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
                 "best_network": best,
                 "calibration": calibration,
                 "cpu_seconds": cpu_total,
+                "selfplay_metrics": selfplay_metrics if next_phase == "train" else {},
+                "best_eval": best_eval,
                 "rng": _rng_snapshot(rng),
             },
             ckpt_path,
@@ -454,7 +506,7 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
         if old and old != buffer_file and (out / old).exists():
             (out / old).unlink()
 
-    metrics: dict[str, Any] = {}
+    metrics: dict[str, Any] = dict(selfplay_metrics)
     while iteration < config.iterations:
         if phase == "selfplay":
             with ProgressBar(
@@ -462,8 +514,17 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             ) as bar:
                 player = net if best is None else _network_with(game, config, device, best)
                 metrics = self_play(
-                    game, player, config, device, rng, buffer, bar, truncation_scale=scale
+                    game,
+                    player,
+                    config,
+                    device,
+                    rng,
+                    buffer,
+                    bar,
+                    truncation_scale=scale,
+                    ray_pool=ray_pool,
                 )
+            selfplay_metrics = {k: v for k, v in metrics.items() if isinstance(v, (int, float))}
             phase = "train"
             save("train")
         metrics.update(train_network(net, optimizer, buffer, config, spec.action_size, device, rng))
@@ -478,6 +539,17 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             metrics.update(_evaluate(game, net, config, device, rng, previous, games))
             previous = _weights(net)
             write_game_records(out / f"eval-{iteration:05d}.jsonl", games, iteration=iteration)
+            scores = [
+                metrics[f"eval/{o}/score"]
+                for o in config.evaluation_ladder()
+                if o != "previous" and f"eval/{o}/score" in metrics
+            ]
+            if scores and (best_eval is None or float(np.mean(scores)) > best_eval["score"]):
+                best_eval = {"score": float(np.mean(scores)), "iteration": float(iteration)}
+                save_network(out / "best.pt", eval_score=best_eval["score"])
+            if best_eval is not None:
+                metrics["eval/best_score"] = best_eval["score"]
+                metrics["eval/best_iteration"] = best_eval["iteration"]
         metrics["iteration"] = iteration
         phase = "selfplay"
         save("selfplay")
@@ -490,19 +562,7 @@ def train(config: AlphaZeroConfig) -> dict[str, Any]:
             if isinstance(v, float) and not k.endswith("_rate")
         }
         log.info("iteration %d/%d: %s", iteration, config.iterations, shown)
-    atomic_torch_save(
-        {
-            "kind": "stratagem-alphazero",
-            "game": config.game,
-            "game_config": full_game_config,
-            "config": config_dict,
-            "network": net.state_dict(),
-            "iteration": iteration,
-            "cpu_seconds": cpu_total,
-            "phase": "done",
-        },
-        out / "final.pt",
-    )
+    save_network(out / "final.pt")
     logger.close()
     return {k: v for k, v in metrics.items() if not k.startswith("histogram/")}
 

@@ -93,7 +93,7 @@ def parse_train_args(algo: str, argv: Sequence[str]) -> TrainArgs:
         options, args=list(argv), prog=f"stratagem train {algo}", registry=_registry(tyro)
     )
 
-    from stratagem.envs.commands import parse_config
+    from stratagem.envs.cli_options import parse_config
 
     game_config = dict(defaults.game_config)
     game_config.update(parse_config(list(parsed.game_option)))

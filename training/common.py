@@ -158,7 +158,7 @@ def evaluate_agent(
         standard error of the score) and ``games``.
     """
     from stratagem.baselines.agent import make_agent
-    from stratagem.baselines.play import play_game
+    from stratagem.baselines.match import play_game
 
     opp = make_agent(opponent, game)
     opponent_name = opponent if isinstance(opponent, str) else getattr(opp, "name", "opponent")

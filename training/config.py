@@ -20,6 +20,12 @@ TRUNCATION_VALUES = ("none", "calibrated", "playout", "evaluator", "draw")
 #: Network presets of :mod:`stratagem.training.networks` (kept here to avoid importing torch).
 PRESET_NAMES = ("tiny", "small", "default", "alphatm")
 
+#: Where self-play runs (see ``AlphaZeroConfig.backend``).
+BACKENDS = ("local", "ray")
+
+#: Where Ray self-play actors have their leaves evaluated (``AlphaZeroConfig.ray_inference``).
+RAY_INFERENCE = ("auto", "server", "local")
+
 
 def _check_device(name: str) -> None:
     from stratagem.training.common import resolve_device
@@ -54,7 +60,20 @@ class AlphaZeroConfig:
     simulation step. Actors buy wall-clock time where cores are idle or the network is on a GPU;
     they cost CPU (2 actors: 16% fewer positions per CPU-second than 1 on 2 busy cores, see
     ``benchmarks/alphazero_actors.py``). The same seed with the same number of actors plays the
-    same games."""
+    same games. With ``backend = "ray"``: the number of Ray actors, one CPU each."""
+    backend: str = "local"
+    """Where self-play runs: ``local`` (this process, or ``actors`` processes on this machine) or
+    ``ray`` (``actors`` Ray actors on the CPUs of a Ray cluster; needs ``pip install
+    'stratagem[distributed]'``, see docs/distributed.md). The learner, the replay buffer and the
+    checkpoints stay in this process either way, and a killed actor is replaced by Ray."""
+    ray_address: str | None = None
+    """Ray cluster to join with ``backend = "ray"`` (``ray start --head`` prints it); ``None``:
+    the ``RAY_ADDRESS`` variable, else a Ray instance started on this machine for the run."""
+    ray_inference: str = "auto"
+    """With ``backend = "ray"``, where the leaves are evaluated: ``server`` (one inference actor,
+    on a GPU when the cluster has one, batches the leaves of all actors), ``local`` (every actor
+    runs a copy of the network on its own CPU: no round trips, and the same seed plays the same
+    games) or ``auto`` (``server`` when the cluster has a GPU, else ``local``)."""
     global_pooling: bool = True
     """KataGo-style global pooling in the tower and heads: every tile sees the whole board, and
     a network with a spatial policy head plays every board size of its game."""
@@ -102,6 +121,12 @@ class AlphaZeroConfig:
     curriculum for long games, where two beginners rarely finish."""
     selfplay_opponent: str = "rule_based"
     """Agent spec of the seat taken by ``opponent_share``."""
+    imitate_opponent: bool = False
+    """Also store the ``selfplay_opponent``'s decisions of those games (forced ones excepted),
+    with its action as the policy target and the outcome from its side as the value target.
+    Without it the stored positions of a game the network loses are all the loser's, which
+    teaches the value head that the side to move is behind; with it both sides are stored, and
+    the policy head starts from the baseline's play (as AlphaGo's started from human games)."""
     replay_size: int = 20_000
     """Positions kept in the replay buffer."""
     batch_size: int = 128
@@ -193,8 +218,23 @@ class AlphaZeroConfig:
                 raise ValueError(f"{name} must be >= 1 or None, got {getattr(self, name)}")
         if not 0.0 <= self.opponent_share <= 1.0:
             raise ValueError(f"opponent_share must be in [0, 1], got {self.opponent_share}")
+        if self.imitate_opponent and self.opponent_share == 0:
+            raise ValueError("imitate_opponent needs opponent_share > 0 (--opponent-share)")
         if self.calibration_games < 1 and self.truncation_value == "calibrated":
             raise ValueError("calibration_games must be >= 1 with truncation_value 'calibrated'")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
+        if self.ray_inference not in RAY_INFERENCE:
+            raise ValueError(
+                f"ray_inference must be one of {', '.join(RAY_INFERENCE)}, "
+                f"got {self.ray_inference!r}"
+            )
+        if self.ray_address and self.backend != "ray":
+            raise ValueError("ray_address needs backend 'ray' (--backend ray)")
+        if self.backend == "ray":
+            from stratagem.baselines.ray_backend import import_ray
+
+            import_ray()  # without the extra: a ValueError naming it
         _check_device(self.device)
         game = make_game(self.game, **self.game_config)
         if self.cut_rounds is not None and game.new_initial_state(0).round_number() is None:

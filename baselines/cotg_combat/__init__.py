@@ -1,6 +1,7 @@
 """CotG combat agents: the four scripts, Portfolio Greedy Search, MCTS and MCTS-HP in script space.
 
-Registered agent names (``make_agent(name, game)``; parameters as ``name:key=value,...``):
+Agent names (``make_agent(name, game)``; parameters as ``name:key=value,...``), from the table
+:data:`AGENTS` that the game's registry entry names:
 
 =========================  ===============================================================
 ``cotg_attack_closest``    Attack-Closest for every unit
@@ -13,11 +14,13 @@ Registered agent names (``make_agent(name, game)``; parameters as ``name:key=val
 ``cotg_mcts_hp``           MCTS-HP: ``cotg_mcts_hp:time_limit=0.1``
 =========================  ===============================================================
 
-Importing this package registers them, and the hit-point evaluator as the game's default
-evaluator for the generic planners.
+The registry entry also names the hit-point evaluator (:class:`CotgHPEvaluator`) as the game's
+heuristic for the generic planners, so no import of this package is needed for either.
 """
 
-from stratagem.baselines.agent import agent_names, register_agent
+from typing import Any
+
+from stratagem.baselines.agent import Agent, AgentTable
 from stratagem.baselines.cotg_combat.evaluator import CotgHPEvaluator
 from stratagem.baselines.cotg_combat.mcts_script import ScriptMCTSAgent, hp_node_value
 from stratagem.baselines.cotg_combat.pgs import PGSAgent, ltd2_score
@@ -36,6 +39,7 @@ from stratagem.baselines.cotg_combat.scripts import (
 )
 
 __all__ = [
+    "AGENTS",
     "SCRIPTS",
     "SCRIPT_NAMES",
     "AttackClosestAgent",
@@ -55,29 +59,20 @@ __all__ = [
 ]
 
 
-def _register() -> None:
-    """Register the agents and the evaluator (idempotent, so reloading is harmless)."""
-    from stratagem.baselines.evaluators import register_evaluator
-
-    known = agent_names()
-    entries = (
-        ("cotg_attack_closest", AttackClosestAgent, "CotG: Attack-Closest script for every unit"),
-        ("cotg_attack_value", AttackValueAgent, "CotG: Attack-Value script for every unit"),
-        ("cotg_nokav", NokavAgent, "CotG: NOKAV script for every unit (the game's AI)"),
-        ("cotg_kiter", KiterAgent, "CotG: Kiter script for every unit"),
-        ("cotg_script", ScriptAgent, "CotG: one script for every unit (script=name)"),
-        ("cotg_pgs", PGSAgent, "CotG: Portfolio Greedy Search PGS I R (Churchill & Buro)"),
-        ("cotg_mcts", ScriptMCTSAgent, "CotG: MCTS in script space (Smejkal & Gemrot)"),
-        (
-            "cotg_mcts_hp",
-            lambda game, **kw: ScriptMCTSAgent(game, hp=True, **kw),
-            "CotG: MCTS-HP, hit-point playout values (Smejkal & Gemrot)",
-        ),
-    )
-    for name, factory, description in entries:
-        if name not in known:
-            register_agent(name, factory, description)
-    register_evaluator("cotg_combat", "stratagem.baselines.cotg_combat.evaluator:CotgHPEvaluator")
+def _mcts_hp(game: Any, **params: Any) -> Agent:
+    """MCTS-HP: :class:`ScriptMCTSAgent` with hit-point playout values."""
+    return ScriptMCTSAgent(game, hp=True, **params)
 
 
-_register()
+#: The game's named agents, ``name -> (factory, description)``; the ``cotg_combat`` registry
+#: entry names this table, and the agent registry loads it the first time agents are named.
+AGENTS: AgentTable = {
+    "cotg_attack_closest": (AttackClosestAgent, "CotG: Attack-Closest script for every unit"),
+    "cotg_attack_value": (AttackValueAgent, "CotG: Attack-Value script for every unit"),
+    "cotg_nokav": (NokavAgent, "CotG: NOKAV script for every unit (the game's AI)"),
+    "cotg_kiter": (KiterAgent, "CotG: Kiter script for every unit"),
+    "cotg_script": (ScriptAgent, "CotG: one script for every unit (script=name)"),
+    "cotg_pgs": (PGSAgent, "CotG: Portfolio Greedy Search PGS I R (Churchill & Buro)"),
+    "cotg_mcts": (ScriptMCTSAgent, "CotG: MCTS in script space (Smejkal & Gemrot)"),
+    "cotg_mcts_hp": (_mcts_hp, "CotG: MCTS-HP, hit-point playout values (Smejkal & Gemrot)"),
+}

@@ -1,6 +1,7 @@
 """Prismata AI: partial players, portfolios, Hierarchical Portfolio Search and the paper's bots.
 
-Agents (``make_agent(spec, game)``; importing this package registers the names):
+Agents (``make_agent(spec, game)``), from the table :data:`AGENTS` that the game's registry
+entry names, so they exist in every process without importing this package first:
 
 ======================  ==========================================================
 ``prismata_bot``        any configured player: ``prismata_bot:bot=Master``
@@ -13,14 +14,14 @@ Agents (``make_agent(spec, game)``; importing this package registers the names):
 ``prismata_playout``    the scripted playout player (also the game's ``rule_based``)
 ======================  ==========================================================
 
-``rule_based:bot=NAME`` builds any configured bot without importing this package first (the
-game registry names :class:`PrismataRuleBasedAgent`); the ``prismata_*`` names exist once this
-package is imported (``stratagem.baselines`` does not import game-specific agent packages).
-Search parameters override the configuration: ``prismata_master:time_limit_ms=500`` or
-``rule_based:bot=UCT100,time_limit_ms=0,max_playouts=8``.
+``rule_based:bot=NAME`` builds any configured bot too (the game registry names
+:class:`PrismataRuleBasedAgent`). Search parameters override the configuration:
+``prismata_master:time_limit_ms=500`` or ``rule_based:bot=UCT100,time_limit_ms=0,max_playouts=8``.
 """
 
-from stratagem.baselines.agent import agent_names, register_agent
+from typing import Any
+
+from stratagem.baselines.agent import Agent, AgentFactory, AgentTable
 from stratagem.baselines.prismata.agent import PrismataBotAgent, PrismataRuleBasedAgent
 from stratagem.baselines.prismata.config import BotConfig, default_config, load_config
 from stratagem.baselines.prismata.portfolio import PartialSequence, Portfolio
@@ -34,6 +35,7 @@ from stratagem.baselines.prismata.search import (
 from stratagem.baselines.prismata.turn import Turn
 
 __all__ = [
+    "AGENTS",
     "AlphaBetaPlayer",
     "BotConfig",
     "PartialSequence",
@@ -60,20 +62,24 @@ _BOTS = {
 }
 
 
-def _bot_factory(bot: str):
-    def factory(game, **params):
+def _bot_factory(bot: str) -> AgentFactory:
+    """A factory building the configured bot ``bot`` (parameters override its configuration)."""
+
+    def factory(game: Any, **params: Any) -> Agent:
         return PrismataBotAgent(game, bot=bot, **params)
 
     return factory
 
 
-def _register() -> None:
-    if "prismata_bot" in agent_names():
-        return
-    register_agent("prismata_bot", PrismataBotAgent, "any Prismata bot of bots.toml: bot=NAME")
-    for key, bot in _BOTS.items():
-        description = default_config().description(bot)
-        register_agent(f"prismata_{key}", _bot_factory(bot), f"Prismata {bot}: {description}")
-
-
-_register()
+#: The game's named agents, ``name -> (factory, description)``; the ``prismata`` registry entry
+#: names this table, and the agent registry loads it the first time agents are named.
+AGENTS: AgentTable = {
+    "prismata_bot": (PrismataBotAgent, "any Prismata bot of bots.toml: bot=NAME"),
+    **{
+        f"prismata_{key}": (
+            _bot_factory(bot),
+            f"Prismata {bot}: {default_config().description(bot)}",
+        )
+        for key, bot in _BOTS.items()
+    },
+}

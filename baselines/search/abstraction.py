@@ -88,7 +88,6 @@ import random
 from collections.abc import Sequence
 
 from stratagem.baselines.agent import Evaluator, register_agent
-from stratagem.baselines.evaluators import GAME_EVALUATORS
 from stratagem.baselines.search.common import SearchStats
 from stratagem.baselines.search.mcts import Node
 from stratagem.baselines.search.mcts_u import MCTSUnitAgent
@@ -106,13 +105,6 @@ ABSTRACTIONS = ("none", "random", "elastic", "scsa")
 #: The reference's EPSILON of UnitMCTS (UCT denominators and tie-breaking noise).
 EPSILON = 0.01
 _TRANSITION_MISMATCH = 2.0
-
-# The Stratega games' heuristics, for the planners' default evaluator: the evaluators module
-# knows Kill The King's; Push Them All's and Two Kingdoms' are added here.
-GAME_EVALUATORS.setdefault(
-    "push_them_all", "stratagem.baselines.push_them_all:PushThemAllEvaluator"
-)
-GAME_EVALUATORS.setdefault("two_kingdoms", "stratagem.baselines.two_kingdoms:TwoKingdomsEvaluator")
 
 
 class _Group:
@@ -396,10 +388,14 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
         """
         me = self._me
         legal_fn = self._legal if self.exclude_kinds else self._legal_raw
+        sample = None if self.exclude_kinds else self._sample
         rnd = prng.random
         while depth < horizon and self._calls < self._limit and not sim.is_terminal():
-            legal = legal_fn(sim)
-            self._step(sim, legal[int(rnd() * len(legal))])
+            if sample is not None:
+                self._step(sim, sample(sim, prng))
+            else:
+                legal = legal_fn(sim)
+                self._step(sim, legal[int(rnd() * len(legal))])
             if sim.current_player != me and not sim.is_terminal():
                 self._play_opponents(sim, me, prng)
             depth += 1
@@ -590,10 +586,7 @@ def _register_agents() -> None:
         ),
         ("scsa", SCSAAgent, "SCSA: size-constrained state abstraction MCTS_u (SCSA paper)"),
     ):
-        try:
-            register_agent(name, cls, text)
-        except ValueError:  # already registered (the module was imported twice)
-            pass
+        register_agent(name, cls, text)
 
 
 _register_agents()

@@ -41,7 +41,7 @@ import random
 from collections.abc import Sequence
 
 from stratagem.baselines.agent import Evaluator
-from stratagem.baselines.search.common import SearchAgent, SearchStats
+from stratagem.baselines.search.common import SearchAgent, SearchStats, shuffle
 from stratagem.envs.core import Game, State
 
 __all__ = ["MCTSAgent", "Node"]
@@ -64,6 +64,8 @@ class Node:
         w: Sum of backed-up values, one per player.
         q: Mean values ``w / n``, kept up to date by the backup so that selection, which reads
             many more children than a backup writes, does no division.
+        qp: ``q[parent.player]``, the mean value for the player who chooses this node (kept by
+            :class:`MCTSAgent`'s backup for the same reason: selection reads one scalar).
         isq: ``1 / sqrt(n)``, kept for the same reason.
         cursor: Planner-specific bookkeeping (MCTS_u: rank of the unit that decides here).
     """
@@ -77,6 +79,7 @@ class Node:
         "n",
         "player",
         "q",
+        "qp",
         "state",
         "terminal",
         "untried",
@@ -94,6 +97,7 @@ class Node:
         self.n = 0
         self.w = [0.0] * num_players
         self.q = [0.0] * num_players
+        self.qp = 0.0
         self.isq = 0.0
         self.cursor: object = None
 
@@ -229,13 +233,13 @@ class MCTSAgent(SearchAgent):
         legal = self._legal(node.state)
         if self.force_end_turn and node.depth % self.force_end_turn == 0 and self.end_turn in legal:
             return [self.end_turn]  # type: ignore[list-item]
-        prng.shuffle(legal)
+        shuffle(legal, prng)
         return legal
 
     def _make_root(self, state: State, actions: list[int], prng: random.Random) -> Node:
         root = Node(state, 0, self.num_players)
         root.untried = list(actions)
-        prng.shuffle(root.untried)
+        shuffle(root.untried, prng)
         return root
 
     # ------------------------------------------------------------------ search
@@ -250,8 +254,11 @@ class MCTSAgent(SearchAgent):
         c = self.c
         normalize = self.normalize
         log, sqrt = math.log, math.sqrt
-        lo, hi = math.inf, -math.inf
-        players = range(self.num_players)
+        inf = math.inf
+        lo, hi = inf, -inf
+        num_players = self.num_players
+        players = range(num_players)
+        two_players = num_players == 2
         iterations = 0
         # An iteration that makes no call (it ends on a terminal or depth-limited node already in
         # the tree) is free; once the tree has converged on such nodes nearly every iteration is,
@@ -261,26 +268,47 @@ class MCTSAgent(SearchAgent):
         nodes = 1
         deepest = 0
         max_iter = self.iterations if self.iterations is not None else 1 << 62
-        while self._calls < self._limit and iterations < max_iter and not self._out_of_time():
+        # The loop below runs once per forward-model call, so everything it reaches through
+        # ``self`` is looked up once here; hooks that subclasses override (MCTS_u) stay calls.
+        limit = self._limit
+        timed = self.time_limit is not None
+        out_of_time = self._out_of_time
+        apply = self._apply
+        values_of = self._values
+        if self._evaluate_list is not None and type(self)._values is SearchAgent._values:
+            values_of = self._evaluate_list  # what _values would call, one call less
+        untried_of = self._untried
+        rollout = self._rollout if self.rollouts else None
+        plain_child = (
+            self.opponent == "tree" and type(self)._new_child is MCTSAgent._new_child
+        )  # the child is just a Node: built here, without the hook's call
+        new_child = self._new_child
+        while self._calls < limit and iterations < max_iter and not (timed and out_of_time()):
             before = self._calls
             node = root
             path = [root]
             # selection and expansion
             while not node.terminal and node.depth < horizon:
-                if node.untried is None:
-                    node.untried = self._untried(node, prng)
-                if node.untried:
-                    action = node.untried.pop()
+                untried = node.untried
+                if untried is None:
+                    untried = node.untried = untried_of(node, prng)
+                if untried:
+                    action = untried.pop()
                     child_state = node.state.clone()
-                    self._step(child_state, action)
-                    child = self._new_child(node, child_state, prng)
+                    self._calls += 1
+                    apply(child_state, action)
+                    if plain_child:
+                        child = Node(child_state, node.depth + 1, num_players)
+                    else:
+                        child = new_child(node, child_state, prng)
                     node.children.append(child)
                     node.actions.append(action)
                     path.append(child)
                     node = child
                     nodes += 1
                     break
-                if not node.children:
+                children = node.children
+                if not children:
                     break
                 # UCB1: q + c * sqrt(ln N / n). Normalising q to (q - lo) / span does not change
                 # the argmax of q + (c * span) * sqrt(ln N) / sqrt(n), which needs no division.
@@ -291,14 +319,14 @@ class MCTSAgent(SearchAgent):
                         explore *= hi - lo
                     else:  # every value seen is equal: pure exploration
                         p, explore = -1, 1.0
-                best, best_u = node.children[0], -math.inf
+                best, best_u = children[0], -inf
                 if p < 0:
-                    for ch in node.children:
+                    for ch in children:
                         if ch.isq > best_u:
                             best, best_u = ch, ch.isq
-                else:
-                    for ch in node.children:
-                        u = ch.q[p] + explore * ch.isq
+                else:  # ch.qp is ch.q[p]: the backup keeps it for the parent's player
+                    for ch in children:
+                        u = ch.qp + explore * ch.isq
                         if u > best_u:
                             best, best_u = ch, u
                 node = best
@@ -307,16 +335,16 @@ class MCTSAgent(SearchAgent):
                 deepest = node.depth
             # simulation
             if (
-                self.rollouts
+                rollout is not None
                 and not node.terminal
                 and node.depth < horizon
-                and self._calls < self._limit
+                and self._calls < limit
             ):
                 sim = node.state.clone()
-                self._rollout(sim, horizon - node.depth, prng, node.depth)
-                values = self._values(sim)
+                rollout(sim, horizon - node.depth, prng, node.depth)
+                values = values_of(sim)
             else:
-                values = self._values(node.state)
+                values = values_of(node.state)
             # backup
             if normalize:
                 vmin, vmax = min(values), max(values)
@@ -324,15 +352,36 @@ class MCTSAgent(SearchAgent):
                     lo = vmin
                 if vmax > hi:
                     hi = vmax
-            for n in path:
-                n.n += 1
-                w = n.w
-                q = n.q
-                inv = 1.0 / n.n
-                for i in players:
-                    w[i] += values[i]
-                    q[i] = w[i] * inv
-                n.isq = sqrt(inv)
+            chooser = -1  # the player of the previous node on the path: who chose this one
+            if two_players:
+                v0, v1 = values
+                for n in path:
+                    k = n.n + 1
+                    n.n = k
+                    inv = 1.0 / k
+                    w = n.w
+                    q = n.q
+                    w0 = w[0] + v0
+                    w1 = w[1] + v1
+                    w[0] = w0
+                    w[1] = w1
+                    q[0] = q0 = w0 * inv
+                    q[1] = q1 = w1 * inv
+                    n.qp = q0 if chooser == 0 else q1
+                    n.isq = sqrt(inv)
+                    chooser = n.player
+            else:
+                for n in path:
+                    n.n += 1
+                    w = n.w
+                    q = n.q
+                    inv = 1.0 / n.n
+                    for i in players:
+                        w[i] += values[i]
+                        q[i] = w[i] * inv
+                    n.qp = q[chooser]
+                    n.isq = sqrt(inv)
+                    chooser = n.player
             iterations += 1
             if self._calls == before:
                 free += 1

@@ -25,7 +25,7 @@ import random
 from collections.abc import Hashable, Sequence
 
 from stratagem.baselines.agent import Evaluator
-from stratagem.baselines.search.common import SearchStats
+from stratagem.baselines.search.common import SearchStats, shuffle
 from stratagem.baselines.search.mcts import MCTSAgent, Node
 from stratagem.envs.core import Game, State
 
@@ -176,7 +176,7 @@ class MCTSUnitAgent(MCTSAgent):
             if groups:
                 rank = min(groups)  # type: ignore[type-var]
                 actions = groups[rank]
-                prng.shuffle(actions)
+                shuffle(actions, prng)
                 return actions, rank
             if self._calls >= self._limit or self.end_turn not in self._legal_raw(state):
                 return [], None

@@ -16,7 +16,7 @@ import dataclasses
 import torch
 
 from stratagem.envs import make_game
-from stratagem.envs.commands import parse_config
+from stratagem.envs.cli_options import parse_config
 from stratagem.training.alphazero import network_from_config
 from stratagem.training.config import AlphaZeroConfig
 

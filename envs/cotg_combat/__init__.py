@@ -64,6 +64,8 @@ def register_game() -> None:
             {"units": 32, "max_rounds": 2},
         ),
         rule_based_agent="stratagem.baselines.cotg_combat.scripts:NokavAgent",
+        evaluator="stratagem.baselines.cotg_combat.evaluator:CotgHPEvaluator",
+        agents="stratagem.baselines.cotg_combat:AGENTS",
     )
 
 

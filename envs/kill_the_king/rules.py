@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError
+from stratagem.envs.core import Game, GameSpec, InvalidStateError, RandomSource
 from stratagem.envs.kill_the_king import actions as A
 from stratagem.envs.kill_the_king.maps import SOURCES as MAP_SOURCES
 from stratagem.envs.kill_the_king.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
@@ -42,6 +42,7 @@ __all__ = [
     "UNIT_STATS",
     "KillTheKingGame",
     "KillTheKingState",
+    "UnitColumns",
     "UnitStats",
     "UnitView",
 ]
@@ -122,12 +123,39 @@ class UnitView(NamedTuple):
     can_act: bool
 
 
+#: Kinds of the candidate actions :meth:`KillTheKingState.sample_legal_action` draws from.
+_SLOT_END, _SLOT_MOVE, _SLOT_EMPTY, _SLOT_ATTACK, _SLOT_HEAL = range(5)
+#: Candidates drawn before :meth:`KillTheKingState.sample_legal_action` lists the legal actions
+#: instead: a try costs a few percent of a listing; 24 gave the fastest random games on the
+#: default and the kwah boards (measured from 2 to 64).
+_SAMPLE_TRIES = 24
+
+
+class UnitColumns(NamedTuple):
+    """Every unit of a position as columns indexed by unit id (``state.unit_columns()``).
+
+    Attributes:
+        cell: Cell ``y * width + x`` of each unit, ``-1`` once it is dead.
+        health: Health of each unit (0 once dead).
+        owner: Player owning each unit.
+        type: ``KING``, ``WARRIOR``, ``ARCHER`` or ``HEALER`` per unit.
+        width: Board width, to turn a cell into ``divmod(cell, width) == (y, x)``.
+    """
+
+    cell: Sequence[int]
+    health: Sequence[int]
+    owner: Sequence[int]
+    type: Sequence[int]
+    width: int
+
+
 class _Static(BoardFacts):
     """Per-board facts shared by every state on that board (never mutated)."""
 
     __slots__ = (
         "move_targets",
         "owner",
+        "sampling",
         "units_of",
         "utype",
     )
@@ -151,6 +179,78 @@ class _Static(BoardFacts):
         self.units_of = tuple(
             tuple(i for i, o in enumerate(self.owner) if o == p) for p in range(NUM_PLAYERS)
         )
+        self.sampling: SamplingTables | None = None  # built on the first draw
+
+    def sampling_tables(self) -> SamplingTables:
+        """The tables of :meth:`KillTheKingState.sample_legal_action`, built on first use.
+
+        Building them takes longer than the rest of the board facts, and most games (those of
+        trained networks and rule-based agents) never sample, so they wait for the first draw.
+        """
+        if self.sampling is None:
+            self.sampling = _sampling_tables(self)
+        return self.sampling
+
+
+#: What :meth:`KillTheKingState.sample_legal_action` reads: per player the candidate actions
+#: ``(kind, unit, offset index, plane)``, then per cell the target of each move, attack and heal
+#: offset (``-1`` off the board, and for moves also on a tile that is not walkable).
+SamplingTables = tuple[
+    tuple[tuple[tuple[int, int, int, int], ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+]
+
+
+def _sampling_tables(s: _Static) -> SamplingTables:
+    """Build :data:`SamplingTables` for one board.
+
+    The candidates of a player are every action its units could ever take (each unit's 8 moves,
+    Empty, and the attack or heal offsets its type reaches) and EndTurn: a fixed superset of the
+    legal actions of any position, each legal action exactly once.
+    """
+    w, h = s.width, s.board.height
+    # numpy over every cell and offset at once: a loop in Python took milliseconds per board,
+    # which a set of 50 boards (kwah) pays in every process that samples on all of them.
+    ys, xs = np.divmod(np.arange(s.hw), w)
+    walkable = np.asarray(s.walkable, dtype=bool)
+
+    def dest(offsets: Sequence[tuple[int, int]], walk: bool) -> tuple[tuple[int, ...], ...]:
+        off = np.asarray(offsets)
+        nx, ny = xs[:, None] + off[:, 0], ys[:, None] + off[:, 1]
+        ok = (nx >= 0) & (nx < w) & (ny >= 0) & (ny < h)
+        cells = np.where(ok, ny * w + nx, -1)
+        if walk:
+            cells = np.where(ok & walkable[np.maximum(cells, 0)], cells, -1)
+        return tuple(map(tuple, cells.tolist()))
+
+    slots = []
+    for player in range(NUM_PLAYERS):
+        row = [(_SLOT_END, -1, 0, 0)]
+        for u in s.units_of[player]:
+            t = s.utype[u]
+            row += [(_SLOT_MOVE, u, i, A.MOVE_PLANE0 + i) for i in range(len(A.MOVE_OFFSETS))]
+            row.append((_SLOT_EMPTY, u, 0, A.EMPTY_PLANE))
+            if t == HEALER:
+                row += [
+                    (_SLOT_HEAL, u, i, A.HEAL_PLANE0 + i)
+                    for i, (dx, dy) in enumerate(A.HEAL_OFFSETS)
+                    if dx * dx + dy * dy <= _HEAL_R2[t]
+                ]
+            else:
+                row += [
+                    (_SLOT_ATTACK, u, i, A.ATTACK_PLANE0 + i)
+                    for i, (dx, dy) in enumerate(A.ATTACK_OFFSETS)
+                    if dx * dx + dy * dy <= _ATTACK_R2[t]
+                ]
+        slots.append(tuple(row))
+    return (
+        tuple(slots),
+        dest(A.MOVE_OFFSETS, True),
+        dest(A.ATTACK_OFFSETS, False),
+        dest(A.HEAL_OFFSETS, False),
+    )
 
 
 @lru_cache(maxsize=256)
@@ -353,20 +453,24 @@ class KillTheKingState(StrategaState[UnitView]):
             return []
         s = self._s
         pos, occ, hw = self._pos, self._occ, s.hw
+        mp, last = self._mp, self._last
         width = s.width
+        empty = A.EMPTY_PLANE * hw
         out: list[int] = []
         ready = self.tick  # an action is off cooldown when tick - last >= 1
-        enemies = [e for e in s.units_of[1 - self.current_player] if pos[e] >= 0]
+        # (row, column) of every living enemy, worked out once for all attackers (on the first
+        # need): this loop is most of what a random step or a tree expansion costs.
+        enemies: list[tuple[int, int]] | None = None
         for u in s.units_of[self.current_player]:
             p = pos[u]
             if p < 0:
                 continue
-            if self._mp[u] >= 1:
+            if mp[u] >= 1:
                 for action, q in s.move_targets[p]:
                     if q not in occ:
                         out.append(action)
-                out.append(A.EMPTY_PLANE * hw + p)
-            if ready - self._last[u] >= 1:
+                out.append(empty + p)
+            if ready - last[u] >= 1:
                 t = s.utype[u]
                 y, x = divmod(p, width)
                 if t == HEALER:
@@ -377,14 +481,62 @@ class KillTheKingState(StrategaState[UnitView]):
                         if dx * dx + dy * dy <= r2:
                             out.append(A.HEAL_PLANE_OF[(dx, dy)] * hw + p)
                 else:
+                    if enemies is None:
+                        enemies = [
+                            divmod(pos[e], width)
+                            for e in s.units_of[1 - self.current_player]
+                            if pos[e] >= 0
+                        ]
                     r2 = _ATTACK_R2[t]
-                    for e in enemies:
-                        ty, tx = divmod(pos[e], width)
+                    for ty, tx in enemies:
                         dx, dy = tx - x, ty - y
                         if dx * dx + dy * dy <= r2:
                             out.append(A.ATTACK_PLANE_OF[(dx, dy)] * hw + p)
         out.append(s.end_turn)
         return out
+
+    def sample_legal_action(self, rng: RandomSource) -> int:
+        """A uniformly random legal action, mostly without listing them (rejection sampling).
+
+        Listing costs a pass over every unit's neighbours and every enemy for every attacker,
+        and a random step needs one action. This draws uniformly from a fixed superset of the
+        player's legal actions (every unit's 8 moves, Empty and the attack or heal offsets its
+        type reaches, and EndTurn: :func:`_sampling_tables`) and accepts the first candidate
+        legal here, which a few table lookups decide. Accepted candidates are uniform over the
+        legal actions (each is one slot); after ``_SAMPLE_TRIES`` rejections (a turn whose
+        units have all moved) the pick falls back to a uniform one from
+        :meth:`legal_action_list`, so the result stays exactly uniform.
+        """
+        if self.winner is not None:
+            raise self._nothing_to_sample()
+        s = self._s
+        me = self.current_player
+        by_player, move_dest, attack_dest, heal_dest = s.sampling or s.sampling_tables()
+        slots = by_player[me]
+        n = len(slots)
+        rand = rng.random
+        pos, occ, hw = self._pos, self._occ, s.hw
+        for _ in range(_SAMPLE_TRIES):
+            kind, u, i, plane = slots[int(rand() * n)]
+            if kind == _SLOT_END:
+                return s.end_turn
+            p = pos[u]
+            if p < 0:
+                continue
+            if kind <= _SLOT_EMPTY:  # move or empty: the movement point
+                if self._mp[u] >= 1 and (
+                    kind == _SLOT_EMPTY or ((q := move_dest[p][i]) >= 0 and q not in occ)
+                ):
+                    return plane * hw + p
+            elif self.tick - self._last[u] >= 1:  # attack or heal: off cooldown
+                if kind == _SLOT_ATTACK:
+                    v = occ.get(attack_dest[p][i])
+                    if v is not None and s.owner[v] != me:
+                        return plane * hw + p
+                elif heal_dest[p][i] in occ:
+                    return plane * hw + p
+        legal = self.legal_action_list()
+        return legal[int(rand() * len(legal))]
 
     def apply(self, action: int) -> None:
         """Advance by one decision; illegal actions raise and change nothing."""
@@ -508,6 +660,16 @@ class KillTheKingState(StrategaState[UnitView]):
         """Living units in creation order, of one player or of both."""
         ids: Sequence[int] = range(len(self._pos)) if player is None else self._s.units_of[player]
         return [self.unit(u) for u in ids if self._pos[u] >= 0]
+
+    def unit_columns(self) -> UnitColumns:
+        """Every unit's cell, health, owner and type as columns, without building snapshots.
+
+        Heuristics called at every leaf of a search (the AimToKing evaluator) read the units
+        thousands of times per decision, and a :class:`UnitView` per unit costs more than the
+        arithmetic they do with it. The lists are the state's own: read them, never modify them.
+        """
+        s = self._s
+        return UnitColumns(self._pos, self._hp, s.owner, s.utype, s.width)
 
     def end_statistics(self) -> dict[str, Any]:
         """Rounds played, and per player: units left and the King's health (0 once killed)."""

@@ -54,6 +54,7 @@ def register_game() -> None:
         ),
         rule_based_agent="stratagem.baselines.prismata:PrismataRuleBasedAgent",
         evaluator="stratagem.baselines.prismata.evaluator:PrismataEvaluator",
+        agents="stratagem.baselines.prismata:AGENTS",
     )
 
 

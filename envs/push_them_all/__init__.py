@@ -30,6 +30,7 @@ def register_game() -> None:
         env_id="stratagem/PushThemAll-v0",
         test_configs=({}, {"map": "pta"}, {"map": "pta:7", "max_rounds": 29}),
         rule_based_agent="stratagem.baselines.push_them_all:PushThemAllRuleBasedAgent",
+        evaluator="stratagem.baselines.push_them_all:PushThemAllEvaluator",
     )
 
 

@@ -39,11 +39,6 @@ def register_game() -> None:
             cultists_errata=cultists_errata,
         )
 
-    import inspect
-
-    extra = {}
-    if "evaluator" in inspect.signature(register).parameters:
-        extra["evaluator"] = "stratagem.baselines.terra_mystica:TerraMysticaEvaluator"
     register(
         "terra_mystica",
         terra_mystica,
@@ -65,7 +60,7 @@ def register_game() -> None:
             {"factions": "chaosmagicians,mermaids"},
         ),
         rule_based_agent="stratagem.baselines.terra_mystica:TerraMysticaRuleBasedAgent",
-        **extra,
+        evaluator="stratagem.baselines.terra_mystica:TerraMysticaEvaluator",
     )
 
 

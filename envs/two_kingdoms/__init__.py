@@ -35,6 +35,7 @@ def register_game() -> None:
         env_id="stratagem/TwoKingdoms-v0",
         test_configs=({}, {"research": True}, {"map": "tk:5", "max_rounds": 24}),
         rule_based_agent="stratagem.baselines.two_kingdoms:TwoKingdomsRuleBasedAgent",
+        evaluator="stratagem.baselines.two_kingdoms:TwoKingdomsEvaluator",
     )
 
 
