@@ -13,7 +13,7 @@ unit that dies is its will score; a fragile unit loses in proportion to the heal
 from __future__ import annotations
 
 from stratagem.envs.prismata.cards import CARDS, NUM_CARDS, card_by_name
-from stratagem.envs.prismata.rules import (
+from stratagem.envs.prismata.data import (
     BUILD,
     C_ABILITY,
     C_BLOCK,
@@ -31,8 +31,8 @@ from stratagem.envs.prismata.rules import (
     STATUS,
     USED,
     K,
-    PrismataState,
 )
+from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = [
     "ATTACK_OF",

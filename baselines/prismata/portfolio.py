@@ -25,7 +25,8 @@ from stratagem.baselines.prismata.partial import (
     PartialPlayer,
 )
 from stratagem.baselines.prismata.turn import Turn
-from stratagem.envs.prismata.rules import ACTION, PrismataState
+from stratagem.envs.prismata.data import ACTION
+from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = ["PartialSequence", "Portfolio", "finish_turn"]
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stratagem.envs.prismata.rules import HP, K, PrismataState
+from stratagem.envs.prismata.data import HP, K
+from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = ["iso_key", "max_chill_used", "solve_blocks", "solve_blocks_with_loss"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stratagem.envs.prismata.rules import (
+from stratagem.envs.prismata.data import (
     ACTION,
     C_ABILITY,
     C_CHARGES,
@@ -24,8 +24,8 @@ from stratagem.envs.prismata.rules import (
     STATUS,
     USED,
     K,
-    PrismataState,
 )
+from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = ["Turn"]
 

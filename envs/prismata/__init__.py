@@ -1,8 +1,9 @@
 """Prismata: the card-based strategy game of the HPS paper (Churchill and Buro, AIIDE 2015).
 
 Public names: :class:`PrismataGame`, :class:`PrismataState`, the card table (:data:`CARDS`,
-:func:`card_by_name`) and the phase constants. The rules core (``rules.py``, ``cards.py``,
-``actions.py``) imports nothing from gymnasium, pettingzoo or torch.
+:func:`card_by_name`) and the phase constants. The rules core (``rules.py`` and the modules it
+composes: ``data.py``, ``cardset.py``, ``economy.py``, ``phases.py``, ``positions.py``; with
+``cards.py`` and ``actions.py``) imports nothing from gymnasium, pettingzoo or torch.
 """
 
 from stratagem.envs.prismata.actions import KINDS, ActionLayout

@@ -95,7 +95,7 @@ def observation_channels() -> tuple[str, ...]:
 
 
 def _tables() -> tuple[np.ndarray, ...]:
-    from stratagem.envs.prismata import rules as R
+    from stratagem.envs.prismata import data as R
 
     return (
         np.array(R.C_BLOCK, dtype=bool),
@@ -109,7 +109,7 @@ _CACHE: dict[str, tuple[np.ndarray, ...]] = {}
 
 def encode(state: PrismataState, player: int) -> np.ndarray:
     """The observation of ``state`` for ``player`` (see the module docstring)."""
-    from stratagem.envs.prismata import rules as R
+    from stratagem.envs.prismata import data as R
 
     if "t" not in _CACHE:
         _CACHE["t"] = _tables()

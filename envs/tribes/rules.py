@@ -2,9 +2,12 @@
 
 Source: ``specs/tribes_rules.md`` and the reference GAIGResearch/Tribes at its release 1.0 (the
 code behind the AIIDE-2020 paper). The other modules of this package hold the parts: units and
-combat (``units``, ``combat``), cities and the economy (``cities``), technologies (``techtree``),
-levels (``levelgen``), the action layout (``actions``), observations (``observation``) and
-rendering (``render``).
+combat (``units``, ``combat``), movement (``movement``), cities and the economy (``cities``),
+technologies (``techtree``), levels (``levelgen``), the board geometry (``geo``), the action
+layout (``actions``), observations (``observation``) and rendering (``render``).
+:class:`TribesState` composes the mixins of the legal action list (``legal``, with the board
+memo of ``memo``), of carrying out actions and the turn flow (``turns``) and of its JSON
+(``state_json``, checked by ``validate``).
 
 How the forward model maps the reference's framework:
 
@@ -32,7 +35,7 @@ per tile) and small per-unit and per-city lists, so a clone is a few list copies
 from __future__ import annotations
 
 import json
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,18 +44,17 @@ import numpy as np
 from stratagem.envs.core import (
     Game,
     GameSpec,
-    InvalidStateError,
     State,
     clone_rng,
     refuse_file_option,
-    rng_from_state,
-    rng_state,
 )
 from stratagem.envs.tribes import actions as A
 from stratagem.envs.tribes import cities as CT
 from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes import techtree
 from stratagem.envs.tribes import units as UN
+from stratagem.envs.tribes.geo import Geo, _all_visible
+from stratagem.envs.tribes.legal import LegalActions
 from stratagem.envs.tribes.levelgen import (
     BUNDLED_LEVELS,
     Level,
@@ -61,8 +63,8 @@ from stratagem.envs.tribes.levelgen import (
     load_level,
     tournament_seeds,
 )
-from stratagem.envs.tribes.memo import BoardMemo, Context, board_memo, context, remember
-from stratagem.envs.tribes.validate import check_state
+from stratagem.envs.tribes.state_json import StateJson
+from stratagem.envs.tribes.turns import TurnFlow
 
 __all__ = ["TribesGame", "TribesState"]
 
@@ -76,85 +78,6 @@ U_TYPE, U_TRIBE, U_POS, U_HP, U_MAXHP, U_KILLS, U_VET, U_CITY, U_STATUS, U_BASE 
 C_POS, C_TRIBE, C_LEVEL, C_POP, C_NEED, C_CAPITAL, C_PROD, C_WALLS, C_BOUND, C_UNITS, C_WORTH = (
     range(11)
 )
-
-
-class Geo:
-    """Board geometry shared by every state of one board size (never mutated).
-
-    Attributes:
-        size: Board side.
-        n: Number of tiles.
-        rc: ``(row, col)`` of each tile.
-        nb1: The 8 neighbours of each tile, in the reference's order.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.n = size * size
-        self.rc = tuple(divmod(t, size) for t in range(self.n))
-        self._squares: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self._squares_nc: dict[int, tuple[tuple[int, ...], ...]] = {}
-        for r in (1, 2, 3):
-            self._build(r)
-        self.nb1 = self._squares_nc[1]
-        self._dist_rows: list[bytes | None] = [None] * self.n
-        self._move_actions: list[dict[int, int] | None] = [None] * self.n
-
-    def _build(self, radius: int) -> None:
-        size = self.size
-        nc = []
-        full = []
-        for t in range(self.n):
-            r0, c0 = self.rc[t]
-            tiles = tuple(
-                r * size + c
-                for r in range(r0 - radius, r0 + radius + 1)
-                for c in range(c0 - radius, c0 + radius + 1)
-                if (r, c) != (r0, c0) and 0 <= r < size and 0 <= c < size
-            )
-            nc.append(tiles)
-            full.append((*tiles, t))
-        self._squares_nc[radius] = tuple(nc)
-        self._squares[radius] = tuple(full)
-
-    def square(self, center: int, radius: int) -> tuple[int, ...]:
-        """Tiles within Chebyshev ``radius`` of ``center``, the centre last."""
-        if radius not in self._squares:
-            self._build(radius)
-        return self._squares[radius][center]
-
-    def square_nc(self, center: int, radius: int) -> tuple[int, ...]:
-        """Tiles within Chebyshev ``radius`` of ``center``, the centre left out."""
-        if radius not in self._squares_nc:
-            self._build(radius)
-        return self._squares_nc[radius][center]
-
-    def dist_row(self, center: int) -> bytes:
-        """Chebyshev distance from ``center`` to every tile (built on first use)."""
-        row = self._dist_rows[center]
-        if row is None:
-            r0, c0 = self.rc[center]
-            row = self._dist_rows[center] = bytes(max(abs(r - r0), abs(c - c0)) for r, c in self.rc)
-        return row
-
-    def move_actions(self, center: int) -> dict[int, int]:
-        """Target tile -> move action from ``center``, for every target within move reach."""
-        table = self._move_actions[center]
-        if table is None:
-            r0, c0 = self.rc[center]
-            size, n = self.size, self.n
-            table = self._move_actions[center] = {
-                r * size + c: plane * n + center
-                for (dr, dc), plane in A.MOVE_PLANE.items()
-                if 0 <= (r := r0 + dr) < size and 0 <= (c := c0 + dc) < size
-            }
-        return table
-
-    def dist(self, a: int, b: int) -> int:
-        """Chebyshev distance between two tiles."""
-        ra, ca = self.rc[a]
-        rb, cb = self.rc[b]
-        return max(abs(ra - rb), abs(ca - cb))
 
 
 def _parse_tribes(value: Any, num_players: int) -> tuple[int, ...]:
@@ -413,20 +336,7 @@ class TribesGame(Game):
         return TribesState._from_dict(self, data)
 
 
-def _bad(msg: str) -> InvalidStateError:
-    return InvalidStateError(f"tribes: malformed state JSON: {msg}")
-
-
-def _int_list(value: Any, length: int | None, what: str) -> list[int]:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise _bad(f"{what} must be a list of {length if length is not None else ''} integers")
-    for v in value:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise _bad(f"{what} must hold integers, got {v!r}")
-    return list(value)
-
-
-class TribesState(State):
+class TribesState(LegalActions, TurnFlow, StateJson, State):
     """A Tribes position. Create it with :meth:`TribesGame.new_initial_state`.
 
     Public read-only attributes (agents and tools read them; only the rules write them):
@@ -677,279 +587,6 @@ class TribesState(State):
         if len(self._legal) == 1 and self._legal[0] == end:  # type: ignore[arg-type]
             self._end_turn()
 
-    # ------------------------------------------------------------------ legal actions
-    def _compute_legal(self) -> None:
-        out: list[int] = []
-        if not self.game_over:
-            t = self.current_player
-            n = self.geo.n
-            cities = self.cities
-            for cid in self.tcities[t]:
-                city = cities[cid]
-                if city[C_POP] >= city[C_NEED]:
-                    pos = city[C_POS]
-                    out = [A.LEVEL_UP0 * n + pos, (A.LEVEL_UP0 + 1) * n + pos]
-                    self._legal = out
-                    return
-            memo = board_memo(self)
-            for cid in self.tcities[t]:
-                CT.city_actions(self, cid, out, n, A, memo)
-            enemies = []
-            for unit in self.units.values():
-                if unit[U_TRIBE] != t:
-                    enemies.append(unit[U_POS])
-            enemies.sort()
-            vis = self.vis[t]
-            vis_key = None if vis is _all_visible(n) else bytes(vis)
-            ctx = context(memo, t, tuple(enemies), vis_key, n)
-            for uid in UN.tribe_units(self, t):
-                UN.unit_actions(self, uid, out, n, ctx, memo)
-            self._tribe_actions(t, out, ctx, memo)
-            out.sort()
-        self._legal = out  # ascending: apply looks actions up by bisection
-
-    def _tribe_actions(self, t: int, out: list[int], ctx: Context, memo: BoardMemo) -> None:
-        """Roads (remembered in the context and board memo), research and the end of turn."""
-        n = self.geo.n
-        stars = self.stars[t]
-        techs = self.techs[t]
-        if techs >> C.ROADS & 1 and stars >= C.ROAD_COST:
-            roads = ctx.roads
-            if roads is None:
-                key = (t, ctx.vis_key)
-                targets = memo.roads.get(key)
-                if targets is None:
-                    targets = self._road_targets(t, key, memo)
-                    remember(memo.roads, key, targets)
-                enemy = ctx.enemy
-                roads = ctx.roads = tuple(a for tile, a in targets if not enemy[tile])
-            out.extend(roads)
-        prices, actions = techtree.research_options(techs, len(self.tcities[t]), A.NUM_PLANES * n)
-        out.extend(actions[: bisect_right(prices, stars)])
-        out.append(self.game.end_turn_action)
-
-    def _road_targets(
-        self, t: int, key: tuple[int, bytes | None], memo: BoardMemo
-    ) -> tuple[tuple[int, int], ...]:
-        """``(tile, road action)`` of the tiles ``t`` may build a road on, enemies aside.
-
-        Only the tiles that changed are rechecked when the previous board memo has them (a
-        tile's verdict reads nothing but that tile).
-        """
-        base = A.BUILD_ROAD * self.geo.n
-        ok = self._road_tile
-        link = memo.parent
-        previous = link[0].roads.get(key) if link is not None else None
-        if previous is None:
-            return tuple((tile, base + tile) for tile in range(self.geo.n) if ok(t, tile))
-        changed = set(link[1])  # type: ignore[index]
-        kept = [target for target in previous if target[0] not in changed]
-        kept.extend((tile, base + tile) for tile in changed if ok(t, tile))
-        return tuple(kept)
-
-    def _road_tile(self, t: int, tile: int) -> bool:
-        """Whether ``t`` may build a road on ``tile``, enemies aside.
-
-        Roadable terrain off the network, in neutral or ``t``'s territory, seen by ``t``.
-        """
-        if self.network[tile] or not _ROADABLE[self.terrain[tile]]:
-            return False
-        cid = self.tile_city[tile]
-        if cid:
-            city = self.cities.get(cid)
-            if city is None or city[C_TRIBE] != t:
-                return False
-        return bool(self.vis[t][tile])
-
-    def _why_illegal(self, action: int) -> str:
-        if self.game_over:
-            return "the game is over"
-        plane, col, row = self.game.layout.decode(action)
-        if self._legal and len(self._legal) == 2 and self._legal[0] // self.geo.n == A.LEVEL_UP0:
-            return "a city must choose its level-up bonus first"
-        if plane is None:
-            if action == self.game.end_turn_action:
-                return "the turn cannot end now"
-            return "the technology is researched, not researchable yet or too expensive"
-        tile = row * self.geo.size + col
-        if plane in A.UNIT_PLANES:
-            uid = self.unit_at[tile]
-            if not uid or self.units[uid][U_TRIBE] != self.current_player:
-                return f"no unit of tribe {self.current_player} at ({row},{col})"
-            unit = self.units[uid]
-            return (
-                f"the {C.UNIT_NAMES[unit[U_TYPE]]} at ({row},{col}) "
-                f"({C.STATUS_NAMES[unit[U_STATUS]]}) cannot do that now"
-            )
-        if plane in A.CITY_PLANES:
-            cid = self.tile_city[tile]
-            if CT.city_tribe(self, cid) != self.current_player:
-                return f"({row},{col}) is not a tile of a city of tribe {self.current_player}"
-        return "not legal here (rules, technology, stars or terrain)"
-
-    # ------------------------------------------------------------------ execution
-    def _execute(self, action: int) -> bool:
-        """Carry out a legal non-end-turn action; True if it was a capture."""
-        n = self.geo.n
-        plane, tile = divmod(action, n)
-        t = self.current_player
-        if plane >= A.NUM_PLANES:
-            tech = action - A.NUM_PLANES * n
-            cost = techtree.research_cost(tech, len(self.tcities[t]), self.techs[t])
-            CT.research(self, t, tech, cost)
-            return False
-        kind, dr, dc, param = A.PLANE_INFO[plane]
-        if plane <= A.UPGRADE:
-            uid = self.unit_at[tile]
-            if dr or dc:
-                row, col = self.geo.rc[tile]
-                target = (row + dr) * self.geo.size + (col + dc)
-                if kind == "move":
-                    UN.do_move(self, uid, target)
-                elif kind == "attack":
-                    UN.do_attack(self, uid, self.unit_at[target])
-                else:
-                    UN.do_convert(self, uid, self.unit_at[target])
-                return False
-            if kind == "capture":
-                CT.capture(self, uid)
-                return True
-            if kind == "examine":
-                UN.do_examine(self, uid)
-            elif kind == "disband":
-                UN.do_disband(self, uid)
-            elif kind == "heal":
-                UN.do_heal(self, uid)
-            elif kind == "veteran":
-                UN.do_make_veteran(self, uid)
-            elif kind == "recover":
-                UN.do_recover(self, uid)
-            else:
-                UN.do_upgrade(self, uid)
-            return False
-        if plane == A.BUILD_ROAD:
-            self.stars[t] -= C.ROAD_COST
-            self.network[tile] = 1
-            CT.update_network_all(self)
-            return False
-        cid = self.tile_city[tile]
-        if kind == "level_up":
-            CT.do_level_up(self, cid, param)
-        elif kind == "spawn":
-            CT.do_spawn(self, cid, param)
-        elif kind == "build":
-            CT.do_build(self, cid, tile, param)
-        elif kind == "harvest":
-            CT.do_harvest(self, cid, tile)
-        elif kind == "clear_forest":
-            CT.do_clear_forest(self, cid, tile)
-        elif kind == "burn_forest":
-            CT.do_burn_forest(self, cid, tile)
-        elif kind == "grow_forest":
-            CT.do_grow_forest(self, cid, tile)
-        else:
-            CT.do_destroy(self, cid, tile)
-        return False
-
-    # ------------------------------------------------------------------ turn flow
-    def _end_turn(self) -> None:
-        t = self.current_player
-        units = self.units
-        for uid in UN.tribe_units(self, t):
-            if UN.can_recover(units[uid]):
-                UN.do_recover(self, uid)
-        self._legal = None
-        self._check_game_over()
-        if self.game_over:
-            return
-        n = self.num_tribes
-        nxt = t
-        wrapped = False
-        while True:
-            nxt = (nxt + 1) % n
-            if nxt == 0:
-                wrapped = True
-            if self.result[nxt] != C.LOSS:
-                break
-        if wrapped:
-            self.tick += 1
-            self._check_game_over()
-            if self.game_over:
-                return
-        self.current_player = nxt
-        self._init_turn(nxt)
-
-    def _init_turn(self, t: int) -> None:
-        cities, units, unit_at = self.cities, self.units, self.unit_at
-        prod = 0
-        for cid in self.tcities[t]:
-            city = cities[cid]
-            occupant = unit_at[city[C_POS]]
-            if not occupant or units[occupant][U_TRIBE] == t:
-                prod += CT.production(city)
-            if self.temples:
-                for tile in CT.city_buildings(self, cid):
-                    if tile in self.temples:
-                        points = CT.temple_turn(self, tile)
-                        if points:
-                            self.score[t] += points
-                            city[C_WORTH] += points
-        if self.tick == 0:
-            self.score[t] = C.TRIBES[self.tribe_type[t]].initial_score
-            self.stars[t] = C.INITIAL_STARS
-        else:
-            CT.add_stars(self, t, max(0, prod))
-        for uid in UN.tribe_units(self, t):
-            unit = units[uid]
-            unit[U_STATUS] = C.MOVED if unit[U_STATUS] == C.PUSHED else C.FRESH
-        if self.techs[t] >> C.MEDITATION & 1:
-            self.pacifist[t] += 1
-            mon = self.monuments[t]
-            k = C.ALTAR_OF_PEACE - C.ALTAR_OF_PEACE
-            if self.pacifist[t] >= C.ALTAR_OF_PEACE_TURNS and mon[k] == C.MONUMENT_UNAVAILABLE:
-                mon[k] = C.MONUMENT_AVAILABLE
-        self._legal = None
-
-    def _check_game_over(self) -> None:
-        ended = False
-        n = self.num_tribes
-        if self.game.mode == C.CAPITALS:
-            caps = self.capital
-            for t in range(n):
-                if self.result[t] == C.LOSS:
-                    continue
-                owned = self.tcities[t]
-                if all(cap in owned for cap in caps):
-                    self.result[t] = C.WIN
-                    ended = True
-                    break
-        else:
-            ended = sum(1 for r in self.result if r != C.LOSS) <= 1
-        if ended or self.tick > self.game.max_turns:
-            order = self.current_ranking(tie_break=self.shuffled(range(n)))
-            for k, t in enumerate(order):
-                self.result[t] = C.WIN if k == 0 else C.LOSS
-            self.ranking = tuple(order)
-            self.game_over = True
-            self._legal = []
-
-    def current_ranking(self, tie_break: Sequence[int] | None = None) -> list[int]:
-        """Tribes best first: win, survival, score, techs, cities, production, tie-break order."""
-        pos = {t: k for k, t in enumerate(tie_break if tie_break is not None else range(99))}
-
-        def key(t: int) -> tuple:
-            return (
-                self.result[t] != C.WIN,
-                self.result[t] == C.LOSS,
-                -self.score[t],
-                -techtree.num_researched(self.techs[t]),
-                -len(self.tcities[t]),
-                -CT.tribe_production(self, t),
-                pos.get(t, t),
-            )
-
-        return sorted(range(self.num_tribes), key=key)
-
     # ------------------------------------------------------------------ views
     def observation(self, player: int) -> np.ndarray:
         """``H × W × C`` planes of what ``player`` sees (see ``observation.OBSERVATION_PLANES``)."""
@@ -1058,120 +695,6 @@ class TribesState(State):
         """Unit ids of a tribe (city units in city order, then the extra units)."""
         return UN.tribe_units(self, tribe)
 
-    # ------------------------------------------------------------------ JSON
-    def _to_dict(self) -> dict[str, Any]:
-        return {
-            "tick": self.tick,
-            "current_player": self.current_player,
-            "game_over": self.game_over,
-            "native": self.native,
-            "ranking": None if self.ranking is None else list(self.ranking),
-            "tribe_type": list(self.tribe_type),
-            "terrain": self.terrain,
-            "resource": self.resource,
-            "building": self.building,
-            "unit_at": self.unit_at,
-            "tile_city": self.tile_city,
-            "network": self.network,
-            "temples": sorted([t, lv, turns] for t, (lv, turns) in self.temples.items()),
-            "units": [[k, *v] for k, v in sorted(self.units.items())],
-            "cities": [[k, *v] for k, v in sorted(self.cities.items())],
-            "stars": self.stars,
-            "score": self.score,
-            "techs": self.techs,
-            "kills": self.kills,
-            "pacifist": self.pacifist,
-            "result": self.result,
-            "capital": self.capital,
-            "tcities": self.tcities,
-            "extra": self.extra,
-            "connected": self.connected,
-            "monuments": self.monuments,
-            "met": self.met,
-            "vis": ["".join(map(str, v)) for v in self.vis] if self.game.partial else None,
-            "next_id": self.next_id,
-            "rng": rng_state(self._rng),
-        }
-
-    @classmethod
-    def _from_dict(cls, game: TribesGame, data: Mapping[str, Any]) -> TribesState:
-        s = cls._empty(game)
-        n = game.geo.n
-        tribe_type = _int_list(data["tribe_type"], None, "tribe_type")
-        nt = len(tribe_type)
-        if nt != game.num_players or not all(0 <= t < len(C.TRIBES) for t in tribe_type):
-            raise _bad(f"tribe_type must list {game.num_players} tribe keys")
-        s.num_tribes = nt
-        s.tribe_type = tuple(tribe_type)
-        for key, lo, hi in (
-            ("terrain", 0, 7),
-            ("resource", -1, 7),
-            ("building", -1, C.NUM_BUILDINGS - 1),
-            ("unit_at", 0, None),
-            ("tile_city", 0, None),
-            ("network", 0, 1),
-        ):
-            values = _int_list(data[key], n, key)
-            if any(v < lo or (hi is not None and v > hi) for v in values):
-                raise _bad(f"{key} has a value outside {lo}..{hi}")
-            setattr(s, key, values)
-        for key in ("temples", "units", "cities"):
-            if not isinstance(data[key], list):
-                raise _bad(f"{key} must be a list")
-        s.temples = {}
-        for item in data["temples"]:
-            t, lv, turns = _int_list(item, 3, "temple")
-            s.temples[t] = (lv, turns)
-        s.units = {}
-        for item in data["units"]:
-            values = _int_list(item, 11, "unit")
-            s.units[values[0]] = values[1:]
-        s.cities = {}
-        for item in data["cities"]:
-            if not isinstance(item, list) or len(item) != 12:
-                raise _bad("a city must be a list of 12 fields")
-            values = list(item)
-            values[10] = _int_list(values[10], None, "city units")
-            for i, v in enumerate(values):
-                if i != 10 and (isinstance(v, bool) or not isinstance(v, int)):
-                    raise _bad(f"city field {i} must be an integer")
-            s.cities[values[0]] = values[1:]
-        for key in ("stars", "score", "techs", "kills", "pacifist", "result", "capital", "met"):
-            setattr(s, key, _int_list(data[key], nt, key))
-        for key in ("tcities", "extra", "connected", "monuments"):
-            value = data[key]
-            if not isinstance(value, list) or len(value) != nt:
-                raise _bad(f"{key} must hold one list per tribe")
-            setattr(s, key, [_int_list(v, None, key) for v in value])
-        if game.partial:
-            vis = data["vis"]
-            if not isinstance(vis, list) or len(vis) != nt:
-                raise _bad("vis must hold one string per tribe")
-            s.vis = []
-            for v in vis:
-                if not isinstance(v, str) or len(v) != n or set(v) - {"0", "1"}:
-                    raise _bad("vis strings must be 0/1 per tile")
-                s.vis.append([int(ch) for ch in v])
-        else:
-            s.vis = [_all_visible(n)] * nt
-        for key in ("tick", "current_player", "next_id"):
-            value = data[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise _bad(f"{key} must be a non-negative integer")
-            setattr(s, key, value)
-        if s.current_player >= nt:
-            raise _bad("current_player out of range")
-        for key in ("game_over", "native"):
-            if not isinstance(data[key], bool):
-                raise _bad(f"{key} must be true or false")
-            setattr(s, key, data[key])
-        s.ranking = None if data["ranking"] is None else tuple(_int_list(data["ranking"], nt, "r"))
-        if data["rng"] is None:
-            raise _bad("rng must hold the state of the game's random generator")
-        s._rng = rng_from_state(data["rng"], "rng", GAME_NAME)
-        check_state(s)
-        return s
-
     # Kept (not core's ==): comparing the JSON text also tells dict key order, 1.0 and True from 1.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TribesState):
@@ -1179,19 +702,6 @@ class TribesState(State):
         return self.game.spec.config == other.game.spec.config and json.dumps(
             self._to_dict()
         ) == json.dumps(other._to_dict())
-
-
-_ALL_VISIBLE: dict[int, tuple[int, ...]] = {}
-#: Terrains a road may be built on (plain, forest, village).
-_ROADABLE = tuple(int(t in (C.PLAIN, C.FOREST, C.VILLAGE)) for t in range(8))
-
-
-def _all_visible(n: int) -> tuple[int, ...]:
-    """The shared, immutable visibility of full observability (never written to)."""
-    vis = _ALL_VISIBLE.get(n)
-    if vis is None:
-        vis = _ALL_VISIBLE[n] = (1,) * n
-    return vis
 
 
 __all__ += ["BUNDLED_LEVELS", "Geo"]
