@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import numpy as np
@@ -71,48 +72,68 @@ def display_name(game: Game, action: int, order: str | None = "auto") -> str:
 
 def play_game(
     game: Game,
-    players: list[Agent],
+    players: Sequence[Agent],
     *,
     seed: int = 0,
     out: TextIO = sys.stdout,
     verbose: bool = True,
     actions: list[int] | None = None,
+    rngs: Sequence[np.random.Generator] | None = None,
+    max_decisions: int | None = None,
+    on_decision: Callable[[State, int], bool | None] | None = None,
 ) -> State:
     """Play one game, printing the board at every turn change and each action taken.
 
+    Every program that plays a game between agents outside a tournament calls this (the papers'
+    measurements, ``stratagem play``, training's evaluation, ``stratagem view``), so that they
+    all seat, seed and show the agents the same way; what they measure comes through
+    ``actions`` and ``on_decision`` instead of a loop of their own.
+
     Args:
         game: The game.
-        players: One agent per seat.
-        seed: Seed of the initial state and of the agents' generator.
+        players: One agent per seat (the same object may sit in several seats).
+        seed: Seed of the initial state, and of the agents' generator unless ``rngs`` is given.
         out: Where the board and the actions are printed.
         verbose: Print them (else play silently).
         actions: When given, every action played is appended to it: with the game's
             configuration and ``seed`` it replays the game (``stratagem replay``/``view``).
+        rngs: One generator per seat; ``None``: one generator seeded with ``seed``, shared by
+            every seat.
+        max_decisions: Stop after this many decisions (the state returned is then not
+            terminal); ``None``: play to the end.
+        on_decision: Called with the state before each action is applied (read it, never
+            change it) and the action chosen; when it returns ``True`` the game stops after
+            that action.
 
     Returns:
-        The final state (terminal unless a human quit).
+        The final state (terminal unless a human quit or a limit above stopped the game).
     """
-    rng = np.random.default_rng(seed)
+    if rngs is not None and len(rngs) != len(players):
+        raise ValueError(f"rngs needs one generator per seat ({len(players)}), got {len(rngs)}")
+    shared = np.random.default_rng(seed) if rngs is None else None
     state = game.new_initial_state(seed)
-    order = coordinate_order(game)
+    order = coordinate_order(game) if verbose else None
     for player in players:
         player.reset()
     if verbose:
         print(state, file=out)
     mover = state.current_player
-    while not state.is_terminal():
-        player = players[state.current_player]
-        action = player.act(state.observed_by(state.current_player), rng=rng)
+    played = 0
+    while not state.is_terminal() and (max_decisions is None or played < max_decisions):
+        seat = state.current_player
+        player = players[seat]
+        rng = shared if rngs is None else rngs[seat]
+        action = player.act(state.observed_by(seat), rng=rng)
         if verbose:
-            print(
-                f"player {state.current_player} ({player.name}): "
-                f"{display_name(game, action, order)}",
-                file=out,
-            )
+            print(f"player {seat} ({player.name}): {display_name(game, action, order)}", file=out)
+        stop = on_decision is not None and on_decision(state, action) is True
         state.apply(action)
+        played += 1
         if actions is not None:
             actions.append(int(action))
         if verbose and (state.current_player != mover or state.is_terminal()):
             print(state, file=out)
         mover = state.current_player
+        if stop:
+            break
     return state

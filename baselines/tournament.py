@@ -7,11 +7,17 @@ played with the row agent in seat 0 when ``i`` is even and in seat 1 when it is 
 
 * Levels: with ``maps``, game pair ``p`` is played on ``maps[p % len(maps)]`` (the game's ``map``
   option); with ``levels = L``, the initial state's seed cycles over ``L`` values (the Tribes
-  paper's 25 generated levels); otherwise each game pair has a level seed of its own. Agents'
+  paper's 25 generated levels); with ``level_seeds``, over those seeds as given (the CotG
+  paper's scenarios ``2018 + i``); otherwise each game pair has a level seed of its own. Agents'
   random generators are seeded per game pair and seat, identically for every pairing.
 * Scores: 1 for the sole winner, ``1/m`` each for ``m`` players tied at the best return, 0
   otherwise (draws count half in two-player games). A win rate is the mean score; its standard
   error is the standard deviation of the scores over the square root of the number of games.
+* Symmetric scoring (``symmetric=True``, the CotG paper's *sym-win*): the two games of a pair
+  (one level, seats switched) are one battle, won by the agent that won more of them; a split
+  pair (1:1, or two draws) goes to the agent with the larger sum of the ``tie_break`` end
+  statistic over both games (the CotG paper: hit points left), and is halved when that is
+  equal too. Win rates are then means over pairs.
 * Results are appended to a JSON Lines file one game at a time, as games finish; rerunning the
   same command skips every game already in the file, so an interrupted tournament resumes where
   it stopped and loses no finished game. A line that is not a complete record (torn by a kill,
@@ -59,6 +65,7 @@ __all__ = [
     "expand_maps",
     "format_tables",
     "make_tasks",
+    "pair_score",
     "play_task",
     "plot_heatmap",
     "read_results",
@@ -168,6 +175,7 @@ def make_tasks(
     maps: Sequence[str] | None = None,
     levels: int | None = None,
     seed: int = 0,
+    level_seeds: Sequence[int] | None = None,
 ) -> list[Task]:
     """The games of a round robin (or of a gauntlet against ``against``).
 
@@ -181,9 +189,12 @@ def make_tasks(
         maps: Values of the game's ``map`` option, cycled over game pairs.
         levels: Number of distinct initial-state seeds, cycled over game pairs.
         seed: Base seed of the tournament.
+        level_seeds: Initial-state seeds cycled over game pairs, used as they are (instead of
+            seeds derived from ``seed``): a paper's fixed scenarios. Not with ``levels``.
 
     Raises:
-        ValueError: For fewer than two agents, a bad count, or maps for a game without a map.
+        ValueError: For fewer than two agents, a bad count, maps for a game without a map, or
+            level seeds that are not integers or come with ``levels``.
     """
     config = dict(config or {})
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -192,6 +203,16 @@ def make_tasks(
         isinstance(levels, bool) or not isinstance(levels, int) or levels < 1
     ):
         raise ValueError(f"levels must be a positive integer, got {levels!r}")
+    if level_seeds is not None:
+        level_seeds = list(level_seeds)
+        if levels is not None:
+            raise ValueError("give either levels or level seeds, not both")
+        if not level_seeds or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, bool) and s >= 0
+            for s in level_seeds
+        ):
+            raise ValueError(f"level seeds must be non-negative integers, got {level_seeds!r}")
+        level_seeds = [int(s) for s in level_seeds]
     if maps:
         if "map" not in game_entry(game).defaults:
             raise ValueError(
@@ -218,18 +239,20 @@ def make_tasks(
     for index in range(games):
         for row, col in pairings:
             pair, swap = divmod(index, 2)
-            level = pair % levels if levels else pair
+            if level_seeds:
+                level = pair % len(level_seeds)
+            else:
+                level = pair % levels if levels else pair
             cfg = dict(config)
             if maps:
                 cfg["map"] = maps[pair % len(maps)]
             # Seats alternate between the two agents; odd games start with the column agent.
             seat_names = tuple(row if (k + swap) % 2 == 0 else col for k in range(num_players))
             seat_specs = tuple(specs[n] for n in seat_names)
-            ident = json.dumps(
-                [game, cfg, specs[row], specs[col], seed, levels, index],
-                sort_keys=True,
-                separators=(",", ":"),
-            )
+            words: list[Any] = [game, cfg, specs[row], specs[col], seed, levels, index]
+            if level_seeds:  # (only then: the keys of every earlier tournament stay the same)
+                words.append(level_seeds)
+            ident = json.dumps(words, sort_keys=True, separators=(",", ":"))
             tasks.append(
                 Task(
                     key=hashlib.sha1(ident.encode()).hexdigest()[:20],
@@ -241,7 +264,7 @@ def make_tasks(
                     names=seat_names,
                     index=index,
                     level=level,
-                    game_seed=_seed(seed, 0, level),
+                    game_seed=level_seeds[level] if level_seeds else _seed(seed, 0, level),
                     agent_seeds=tuple(_seed(seed, 1, pair, k) for k in range(num_players)),
                 )
             )
@@ -275,6 +298,13 @@ def play_task(task: Task) -> dict[str, Any]:
     Each seat's agent sees ``state.observed_by(seat)`` and its own seeded generator. A game that
     runs past the game's ``max_game_length`` decisions is stopped and scored as a draw.
 
+    Per seat, the record counts the decisions, their time (``agent_seconds``, wall), the
+    forward-model calls and, for agents whose ``last_stats`` says the decision ran a search,
+    the searches and their iterations (``search_iterations``); and the seat's turns, a turn
+    being a run of consecutive decisions of one seat, with the longest one in wall and in
+    process CPU time (``max_turn_seconds``, ``max_turn_cpu_seconds``: the CotG paper's
+    execution-time measure, which its time limits count in CPU time).
+
     The record keeps what replays the game exactly (``stratagem replay`` and ``stratagem
     view``): the game, its configuration, the initial state's seed, the rules version and every
     action in order (``actions``). Records written before ``actions`` existed still load; they
@@ -290,6 +320,10 @@ def play_task(task: Task) -> dict[str, Any]:
     rngs = [np.random.default_rng(s) for s in task.agent_seeds]
     n = game.spec.num_players
     decisions, seconds, calls = [0] * n, [0.0] * n, [0] * n
+    searches, iterations = [0] * n, [0] * n
+    turns, max_turn, max_turn_cpu = [0] * n, [0.0] * n, [0.0] * n
+    turn_wall = turn_cpu = 0.0
+    last_seat = -1
     state = game.new_initial_state(seed=task.game_seed)
     start = time.perf_counter()
     truncated = False
@@ -300,10 +334,15 @@ def play_task(task: Task) -> dict[str, Any]:
             truncated = True
             break
         seat = state.current_player
-        t0 = time.perf_counter()
+        if seat != last_seat:
+            turns[seat] += 1
+            turn_wall = turn_cpu = 0.0
+            last_seat = seat
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             action = agents[seat].act(state.observed_by(seat), rng=rngs[seat])
-            seconds[seat] += time.perf_counter() - t0
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            seconds[seat] += wall
             state.apply(action)
             actions.append(int(action))
         except Exception as exc:
@@ -312,8 +351,15 @@ def play_task(task: Task) -> dict[str, Any]:
                 f"{task.index} of {task.row} vs {task.col} (seed {task.game_seed}): {exc!r}"
             ) from exc
         decisions[seat] += 1
+        turn_wall += wall
+        turn_cpu += cpu
+        max_turn[seat] = max(max_turn[seat], turn_wall)
+        max_turn_cpu[seat] = max(max_turn_cpu[seat], turn_cpu)
         stats = getattr(agents[seat], "last_stats", None)
         calls[seat] += int(getattr(stats, "fm_calls", 0))
+        if getattr(stats, "searched", False):
+            searches[seat] += 1
+            iterations[seat] += int(getattr(stats, "iterations", 0))
         total += 1
     returns = [0.0] * n if truncated else [float(r) for r in state.returns()]
     return {
@@ -333,6 +379,11 @@ def play_task(task: Task) -> dict[str, Any]:
         "decisions": decisions,
         "agent_seconds": seconds,
         "fm_calls": calls,
+        "searches": searches,
+        "search_iterations": iterations,
+        "turns": turns,
+        "max_turn_seconds": max_turn,
+        "max_turn_cpu_seconds": max_turn_cpu,
         "seconds": time.perf_counter() - start,
         "stats": end_statistics(state),
         "rules_version": game.spec.version,
@@ -360,7 +411,8 @@ def _is_stat(value: Any) -> bool:
 
 #: Fields of a game record (:func:`play_task`) with their type checks and what they must be.
 #: The first group is in every record ever written; the second came later (rules version,
-#: agent seeds, actions) and may be missing from old records, which then only cannot be replayed.
+#: agent seeds, actions, then the search and turn figures) and may be missing from old records,
+#: which then only cannot be replayed (or lack those columns).
 _RECORD_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "key": (lambda v: isinstance(v, str) and bool(v), "a non-empty string"),
     "game": (lambda v: isinstance(v, str), "a string"),
@@ -388,9 +440,22 @@ _LATER_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "rules_version": (_is_int, "an integer"),
     "agent_seeds": (_is_list_of(_is_int), "a list of integers"),
     "actions": (_is_list_of(_is_int), "a list of integers"),
+    "searches": (_is_list_of(_is_int), "a list of integers"),
+    "search_iterations": (_is_list_of(_is_int), "a list of integers"),
+    "turns": (_is_list_of(_is_int), "a list of integers"),
+    "max_turn_seconds": (_is_list_of(_is_number), "a list of numbers"),
+    "max_turn_cpu_seconds": (_is_list_of(_is_number), "a list of numbers"),
 }
-#: Fields with one entry per seat.
+#: Fields with one entry per seat (the later ones when present).
 _PER_SEAT = ("names", "specs", "returns", "scores", "decisions", "agent_seconds", "fm_calls")
+_LATER_PER_SEAT = (
+    "agent_seeds",
+    "searches",
+    "search_iterations",
+    "turns",
+    "max_turn_seconds",
+    "max_turn_cpu_seconds",
+)
 
 
 def record_problem(record: Any) -> str | None:
@@ -398,7 +463,8 @@ def record_problem(record: Any) -> str | None:
 
     A record must be a JSON object with every field :func:`play_task` has always written, of
     the right type, and one entry per seat in the per-seat lists; the fields added later
-    (``rules_version``, ``agent_seeds``, ``actions``) are checked only when present. The tables
+    (``rules_version``, ``agent_seeds``, ``actions``, the search and turn figures) are checked
+    only when present. The tables
     and a resumed run rely on all of it, so a record that passes cannot break them.
     """
     if not isinstance(record, dict):
@@ -410,7 +476,7 @@ def record_problem(record: Any) -> str | None:
         if name in record and not check(record[name]):
             return f"field {name!r} must be {wanted}, got {record[name]!r:.60}"
     seats = len(record["names"])
-    per_seat = _PER_SEAT + (("agent_seeds",) if "agent_seeds" in record else ())
+    per_seat = _PER_SEAT + tuple(name for name in _LATER_PER_SEAT if name in record)
     uneven = [name for name in per_seat if len(record[name]) != seats]
     if seats == 0 or uneven:
         return f"per-seat field(s) {', '.join(uneven or ['names'])} do not have one entry per seat"
@@ -469,15 +535,26 @@ class TournamentResult:
         agents: Agent names in table order.
         records: One record per finished game (see :func:`play_task`).
         pending: Games not played (interrupted run).
+        symmetric: Score each pair of games (one level, seats switched) as one battle (see
+            :func:`pair_score`) instead of each game.
+        tie_break: Per-player end statistic that decides a split pair (symmetric scoring).
     """
 
     game: str
     agents: list[str]
     records: list[dict[str, Any]] = field(default_factory=list)
     pending: int = 0
+    symmetric: bool = False
+    tie_break: str | None = None
 
     def scores(self, row: str, col: str | None = None) -> list[float]:
-        """Scores of ``row`` in its games (against ``col`` only, when given)."""
+        """Scores of ``row`` in its games, or its pairs when symmetric (against ``col`` only)."""
+        if self.symmetric:
+            return [
+                score if a == row else 1.0 - score
+                for a, b, score in self.battles()
+                if (a == row and col in (None, b)) or (b == row and col in (None, a))
+            ]
         out = []
         for rec in self.records:
             names = rec["names"]
@@ -493,8 +570,24 @@ class TournamentResult:
             out.append(sum(rec["scores"][k] for k in seats) / len(seats))
         return out
 
+    def battles(self) -> list[tuple[str, str, float]]:
+        """``(row agent, column agent, row agent's score)`` of every complete pair of games.
+
+        A pair is games ``2p`` and ``2p + 1`` of a pairing: the same level with the seats
+        switched. A pair with one game missing (an interrupted run) is left out.
+        """
+        pairs: dict[tuple[str, str, int], dict[int, dict[str, Any]]] = {}
+        for rec in self.records:
+            pair, second = divmod(rec["index"], 2)
+            pairs.setdefault((rec["row"], rec["col"], pair), {})[second] = rec
+        return [
+            (row, col, pair_score(games[0], games[1], row, col, self.tie_break))
+            for (row, col, _), games in pairs.items()
+            if len(games) == 2
+        ]
+
     def matrix(self) -> list[list[tuple[float, float, int] | None]]:
-        """``[row][col]`` = (win rate, standard error, games) of row against col, or None."""
+        """``[row][col]`` = (win rate, standard error, games or pairs) of row against col."""
         return [
             [None if r == c else _rate(self.scores(r, c)) for c in self.agents] for r in self.agents
         ]
@@ -502,6 +595,47 @@ class TournamentResult:
     def table(self) -> str:
         """The printed tables (see :func:`format_tables`)."""
         return format_tables(self)
+
+
+def pair_score(
+    first: Mapping[str, Any],
+    second: Mapping[str, Any],
+    a: str,
+    b: str,
+    tie_break: str | None = None,
+) -> float:
+    """Agent ``a``'s score in the symmetric battle of two game records against agent ``b``.
+
+    The CotG paper's sym-win: the agent that won more of the two games scores 1 and the other
+    0; when they won equally many (1:1, or two draws) the agent whose seats have the larger sum
+    of the per-player end statistic ``tie_break`` over both games scores 1 (the paper: hit
+    points left); 0.5 each when that is equal too, or without a tie-break.
+
+    Raises:
+        ValueError: If a game is not between ``a`` and ``b`` or lacks the tie-break statistic.
+    """
+    wins = {a: 0, b: 0}
+    totals = {a: 0.0, b: 0.0}
+    for rec in (first, second):
+        names = list(rec["names"])
+        if sorted(names) != sorted([a, b]):
+            raise ValueError(f"game {rec.get('key')} is {names}, not a game of {a} against {b}")
+        for name in (a, b):
+            seat = names.index(name)
+            wins[name] += rec["scores"][seat] == 1.0
+            if tie_break is not None:
+                value = rec["stats"].get(tie_break)
+                if not isinstance(value, list):
+                    raise ValueError(
+                        f"tie-break {tie_break!r} is not a per-player end statistic of game "
+                        f"{rec.get('key')} (it has {', '.join(sorted(rec['stats'])) or 'none'})"
+                    )
+                totals[name] += float(value[seat])
+    if wins[a] != wins[b]:
+        return 1.0 if wins[a] > wins[b] else 0.0
+    if totals[a] != totals[b]:
+        return 1.0 if totals[a] > totals[b] else 0.0
+    return 0.5
 
 
 def _rate(scores: Sequence[float]) -> tuple[float, float, int] | None:
@@ -520,8 +654,11 @@ def _cell(rate: tuple[float, float, int] | None) -> str:
 
 
 def _agent_stats(result: TournamentResult, name: str) -> dict[str, Any]:
-    """Per-agent aggregates: record, timing and the mean end-of-game statistics."""
-    wins = draws = losses = 0
+    """Per-agent aggregates: record (games, or pairs when symmetric), timing, end statistics."""
+    scores = result.scores(name)
+    wins = sum(s == 1.0 for s in scores)
+    losses = sum(s == 0.0 for s in scores)
+    draws = len(scores) - wins - losses
     decisions = 0
     seconds = 0.0
     calls = 0
@@ -531,13 +668,6 @@ def _agent_stats(result: TournamentResult, name: str) -> dict[str, Any]:
         seats = [k for k, n in enumerate(rec["names"]) if n == name]
         if not seats or len(set(rec["names"])) < 2:
             continue
-        score = sum(rec["scores"][k] for k in seats) / len(seats)
-        if score == 1.0:
-            wins += 1
-        elif score == 0.0:
-            losses += 1
-        else:
-            draws += 1
         for k in seats:
             decisions += rec["decisions"][k]
             seconds += rec["agent_seconds"][k]
@@ -573,7 +703,7 @@ def format_tables(result: TournamentResult) -> str:
     """The papers' tables as text.
 
     1. Win rate (%) of the row agent against the column agent, standard error in brackets,
-       draws counted half, with the number of games per pairing.
+       draws counted half, with the number of games per pairing (of pairs, when symmetric).
     2. Each agent's overall score with standard error, wins/draws/losses, time and forward-model
        calls per decision.
     3. Means of the game's end-of-game statistics over each agent's games (per-player figures
@@ -582,9 +712,15 @@ def format_tables(result: TournamentResult) -> str:
     names = result.agents
     out = []
     counts = sorted({r[2] for row in result.matrix() for r in row if r is not None})
-    per = ", ".join(str(c) for c in counts) or "0"
+    per = (", ".join(str(c) for c in counts) or "0") + " per pairing"
+    unit = "games"
+    if result.symmetric:
+        unit = "pairs"
+        per = per.replace(" per", " symmetric pairs per")
+        if result.tie_break:
+            per += f"; a split pair goes to the larger {result.tie_break}"
     out.append(
-        f"{result.game}: {len(result.records)} games ({per} per pairing)"
+        f"{result.game}: {len(result.records)} games ({per})"
         + (f", {result.pending} not played" if result.pending else "")
     )
     out.append("Win rate % of row against column (standard error); draws count half")
@@ -598,7 +734,7 @@ def format_tables(result: TournamentResult) -> str:
     rows = [
         [
             "agent",
-            "games",
+            unit,
             "score % (se)",
             "wins",
             "draws",
@@ -697,6 +833,9 @@ def run_tournament(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     backend: str = "local",
     ray_address: str | None = None,
+    level_seeds: Sequence[int] | None = None,
+    symmetric: bool = False,
+    tie_break: str | None = None,
 ) -> TournamentResult:
     """Play (or resume) a tournament and return its results.
 
@@ -718,10 +857,18 @@ def run_tournament(
             :mod:`stratagem.baselines.ray_backend`; needs the ``distributed`` extra).
         ray_address: Ray cluster to run on with ``backend="ray"`` (``None``: the
             ``RAY_ADDRESS`` variable, else a Ray instance started here and stopped after).
+        level_seeds: Initial-state seeds cycled over game pairs, as given (a paper's fixed
+            scenarios); not with ``levels``.
+        symmetric: Score pairs of games, not games (two-player games, an even ``games``):
+            the CotG paper's symmetric battles, see :func:`pair_score`. Only the tables
+            change; the games played and their records are the same.
+        tie_break: Per-player end statistic (``State.end_statistics``) that decides a split
+            pair, e.g. ``"hp"`` in CotG combat; needs ``symmetric``.
 
     Raises:
-        ValueError: For unknown agents, games, options or backends (checked before any game
-            starts); a :class:`~stratagem.baselines.ray_backend.MissingExtraError` (also an
+        ValueError: For unknown agents, games, options or backends, or a scoring the game
+            cannot have (checked before any game starts); a
+            :class:`~stratagem.baselines.ray_backend.MissingExtraError` (also an
             ``ImportError``) for ``backend="ray"`` without Ray installed.
         RuntimeError: An agent failed in a game (or, on Ray, a game was lost too often).
         KeyboardInterrupt: When interrupted; every finished game is already saved.
@@ -738,6 +885,10 @@ def run_tournament(
     opponents = _named(against) if against else None
     if maps:
         maps = expand_maps(maps)
+    if tie_break is not None and not symmetric:
+        raise ValueError("a tie-break decides split pairs: it needs symmetric scoring")
+    if symmetric and games % 2:
+        raise ValueError(f"symmetric scoring plays games in pairs: games must be even, not {games}")
     tasks = make_tasks(
         game,
         named,
@@ -747,12 +898,15 @@ def run_tournament(
         maps=maps,
         levels=levels,
         seed=seed,
+        level_seeds=level_seeds,
     )
     probe = _game_for(tasks[0])
+    if symmetric:
+        _check_symmetric(probe, tie_break)
     for spec in {**named, **(opponents or {})}.values():
         make_agent(spec, probe)  # fail now, not in a worker an hour later
     order = list(named) + [n for n in (opponents or {}) if n not in named]
-    result = TournamentResult(game=game, agents=order)
+    result = TournamentResult(game=game, agents=order, symmetric=symmetric, tie_break=tie_break)
     wanted = {t.key for t in tasks}
     path = Path(out) if out is not None else None
     done: dict[str, dict[str, Any]] = {}
@@ -813,6 +967,23 @@ def run_tournament(
     finally:
         bar.close()
     return result
+
+
+def _check_symmetric(game: Game, tie_break: str | None) -> None:
+    """Refuse symmetric scoring that ``game`` cannot have, before any game is played."""
+    if game.spec.num_players != 2:
+        raise ValueError(
+            f"symmetric scoring pairs two seats; {game.spec.name} has {game.spec.num_players}"
+        )
+    if tie_break is None:
+        return
+    stats = end_statistics(game.new_initial_state(seed=0))
+    if not isinstance(stats.get(tie_break), list):
+        per_player = sorted(k for k, v in stats.items() if isinstance(v, list))
+        raise ValueError(
+            f"tie-break {tie_break!r} is not a per-player end statistic of {game.spec.name} "
+            f"(it has {', '.join(per_player) or 'none'})"
+        )
 
 
 #: How often a worker also checks that its parent is still the tournament process (seconds).
@@ -936,6 +1107,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="number of distinct level seeds cycled over game pairs",
     )
+    p.add_argument(
+        "--level-seeds",
+        nargs="+",
+        default=None,
+        help="initial-state seeds cycled over game pairs, as given; '2018-2067' is a range",
+    )
+    p.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="score each pair of games (one level, seats switched) as one battle, won by the "
+        "agent that won more of the two (the CotG paper's sym-win)",
+    )
+    p.add_argument(
+        "--tie-break",
+        default=None,
+        metavar="STAT",
+        help="per-player end statistic deciding a split pair with --symmetric (cotg_combat: hp)",
+    )
     add_config_argument(p)
     p.add_argument(
         "--workers",
@@ -989,6 +1178,28 @@ def _resolve(items: Sequence[str] | None, presets: Mapping[str, str]) -> dict[st
     return named
 
 
+def _parse_seeds(items: Sequence[str] | None) -> list[int] | None:
+    """``["2018-2020", "7,9"]`` -> ``[2018, 2019, 2020, 7, 9]``.
+
+    Raises:
+        ValueError: For an item that is neither an integer nor a range ``A-B`` with ``A <= B``.
+    """
+    if items is None:
+        return None
+    seeds: list[int] = []
+    for item in items:
+        for part in filter(None, (p.strip() for p in item.split(","))):
+            match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+            low = int(match.group(1)) if match else 0
+            high = int(match.group(2) or low) if match else -1
+            if high < low:
+                raise ValueError(
+                    f"level seed {part!r} is neither an integer nor a range like 2018-2067"
+                )
+            seeds.extend(range(low, high + 1))
+    return seeds
+
+
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from stratagem.envs.cli_options import parse_config
 
@@ -1019,6 +1230,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             backend=args.backend,
             ray_address=args.ray_address,
+            level_seeds=_parse_seeds(args.level_seeds),
+            symmetric=args.symmetric,
+            tie_break=args.tie_break,
         )
     except RuntimeError as exc:  # an agent failed inside a game: one clear line, not a trace
         raise ValueError(str(exc)) from exc

@@ -274,22 +274,22 @@ def play_record(
     to view without running a tournament.
     """
     from stratagem.baselines.agent import make_agent
+    from stratagem.baselines.match import play_game
 
     g = make_game(game, **dict(config or {}))
     if len(agents) != g.spec.num_players:
         raise ValueError(f"{game} needs {g.spec.num_players} agents, got {len(agents)}")
     players = [make_agent(spec, g) for spec in agents]
-    for agent in players:
-        agent.reset()
-    rngs = [np.random.default_rng([seed, k]) for k in range(len(players))]
-    state = g.new_initial_state(seed=seed)
-    limit = g.spec.max_game_length if max_decisions is None else max_decisions
     actions: list[int] = []
-    while not state.is_terminal() and len(actions) < limit:
-        p = state.current_player
-        action = int(players[p].act(state.observed_by(p), rng=rngs[p]))
-        state.apply(action)
-        actions.append(action)
+    state = play_game(
+        g,
+        players,
+        seed=seed,
+        verbose=False,
+        actions=actions,
+        rngs=[np.random.default_rng([seed, k]) for k in range(len(players))],
+        max_decisions=g.spec.max_game_length if max_decisions is None else max_decisions,
+    )
     finished = state.is_terminal()
     return {
         "game": game,

@@ -7,10 +7,11 @@ itself: early positions alone, often a forced end of turn, would underestimate t
 times), per decision for the others (``--samples`` decisions in a row against a cheap opponent;
 Prismata's bots plan a whole turn at its first action). The work of each agent in a game of each
 pairing (its forward-model calls, or its decisions) comes from our recorded runs of the table
-(``docs/results/...``), calls scaled from the recorded budget to the paper's. A pairing's game
-costs the sum over its two seats, a table the sum over its pairings times the paper's games per
-pairing. Prismata's searches are counted in playouts (100 ms of the C++ reference is about 14 of
-them, docs/results/prismata.md), so 1 s and 3 s cost 10 and 30 times the 100 ms search.
+(``benchmarks/<paper>/results/``, ``docs/results/tribes/``), calls scaled from the recorded
+budget to the paper's. A pairing's game costs the sum over its two seats, a table the sum over
+its pairings times the paper's games per pairing. Prismata's searches are counted in playouts
+(100 ms of the C++ reference is about 14 of them, docs/results/prismata.md), so 1 s and 3 s cost
+10 and 30 times the 100 ms search.
 
 Usage: ``python benchmarks/distributed_cost.py [--samples 12] [--out cost.json]``.
 """
@@ -18,6 +19,7 @@ Usage: ``python benchmarks/distributed_cost.py [--samples 12] [--out cost.json]`
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import time
 from collections import defaultdict
@@ -27,11 +29,22 @@ from typing import Any
 import numpy as np
 
 from stratagem.baselines import make_agent
-from stratagem.baselines.scsa_experiments import paper_agents
 from stratagem.envs import make_game
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "docs" / "results"
+
+
+def _scsa_script() -> Any:
+    """``benchmarks/stratega_scsa/experiments.py`` (a script, not a module): the paper's agents."""
+    path = ROOT / "benchmarks" / "stratega_scsa" / "experiments.py"
+    spec = importlib.util.spec_from_file_location("_stratega_scsa_experiments", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+paper_agents = _scsa_script().paper_agents
 
 _TRIBES_EVAL = (
     "exclude_kinds=disband|destroy,evaluator=stratagem.baselines.tribes:TribesDiffEvaluator"
@@ -55,7 +68,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "config": {"map": "kwah:1"},
         "games": 500,
         "agents": paper_agents("ktk"),
-        "records": ["stratega_scsa/ktk_table_b1000.jsonl"],
+        "records": ["benchmarks/stratega_scsa/results/ktk_table_b1000.jsonl"],
         "against": "rule_based",
         "calls_scale": 10,  # recorded at 1,000 calls
     },
@@ -64,7 +77,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "config": {"map": "pta:1"},
         "games": 500,
         "agents": paper_agents("pta"),
-        "records": ["stratega_scsa/pta_table_b1000.jsonl"],
+        "records": ["benchmarks/stratega_scsa/results/pta_table_b1000.jsonl"],
         "against": "rule_based",
         "calls_scale": 10,  # recorded at 1,000 calls
     },
@@ -73,7 +86,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "config": {"map": "tk:1"},
         "games": 500,
         "agents": paper_agents("tk"),
-        "records": ["stratega_scsa/tk_table_b1000.jsonl"],
+        "records": ["benchmarks/stratega_scsa/results/tk_table_b1000.jsonl"],
         "against": "rule_based",
         "calls_scale": 5,  # recorded at 1,000 calls
     },
@@ -82,7 +95,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "config": {"map": "paper:0"},
         "games": 500,
         "agents": TRIBES,
-        "records": ["tribes/table1_b200.jsonl"],
+        "records": ["docs/results/tribes/table1_b200.jsonl"],
         "rename": lambda n: n.split(":")[0],
         "against": "rule_based",
         "samples": 8,
@@ -101,9 +114,9 @@ TABLES: dict[str, dict[str, Any]] = {
             "Random": "rule_based:bot=Random",
         },
         "records": [
-            "prismata/table2_search.jsonl",
-            "prismata/table2_scripted.jsonl",
-            "prismata/table2_gauntlet.jsonl",
+            "benchmarks/prismata/results/table2_search.jsonl",
+            "benchmarks/prismata/results/table2_scripted.jsonl",
+            "benchmarks/prismata/results/table2_gauntlet.jsonl",
         ],
         "against": "rule_based:bot=Medium",
         "samples": 60,  # about five turns: the search runs at a turn's first action
@@ -122,7 +135,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "UCT100": f"rule_based:bot=UCT100,{_PRISMATA_12}",
             "AB100": f"rule_based:bot=AB100,{_PRISMATA_12}",
         },
-        "records": ["prismata/table3.jsonl"],
+        "records": ["benchmarks/prismata/results/table3.jsonl"],
         "against": "rule_based:bot=Medium",
         "samples": 60,
         # every record name -> the decisions of a search bot (the table's games are alike)
@@ -202,7 +215,7 @@ def recorded_work(
         lambda: defaultdict(list)
     )
     for name in files:
-        for line in (RESULTS / name).read_text().splitlines():
+        for line in (ROOT / name).read_text().splitlines():
             if not line.strip():
                 continue
             rec = json.loads(line)

@@ -24,10 +24,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-import numpy as np
-
 import stratagem  # noqa: F401  (registers the games)
 from stratagem.baselines import make_agent
+from stratagem.baselines.match import play_game
 from stratagem.envs import list_games, make_game
 
 #: (game, configuration, label) measured; Terra Mystica twice (fixed and random factions).
@@ -48,13 +47,7 @@ def play(name: str, config: dict[str, Any], spec: str, seed: int) -> dict[str, A
     """One self-play game; returns the returns per seat and, for Terra Mystica, the factions."""
     game = make_game(name, **config)
     agents = [make_agent(spec, game) for _ in range(game.spec.num_players)]
-    for agent in agents:
-        agent.reset()
-    state = game.new_initial_state(seed)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal():
-        player = state.current_player
-        state.apply(agents[player].act(state.observed_by(player), rng=rng))
+    state = play_game(game, agents, seed=seed, verbose=False)  # one generator seeded ``seed``
     record: dict[str, Any] = {"seed": seed, "returns": [float(r) for r in state.returns()]}
     if hasattr(state, "faction_name"):
         record["factions"] = [state.faction_name(p) for p in range(game.spec.num_players)]

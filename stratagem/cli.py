@@ -21,7 +21,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "stratagem.baselines.play",  # play
     "stratagem.baselines.tournament",  # tournament
     "stratagem.baselines.ntbea",  # tune
-    "stratagem.baselines.scsa_experiments",  # scsa (the SCSA paper's tables and figures)
     "stratagem.training.commands",  # train
     "stratagem.baselines.viewer",  # replay (records, Terra Mystica ledgers), view
     "stratagem.baselines.training_curves",  # plot-training

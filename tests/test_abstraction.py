@@ -139,39 +139,3 @@ def test_bad_parameters():
         make_agent("scsa:size_limit=-1", game)
     with pytest.raises(ValueError, match="batch_size"):
         make_agent("scsa:batch_size=0", game)
-
-
-@pytest.mark.parametrize("key", ["ktk", "pta", "tk"])
-def test_paper_table_one_agents_build(key):
-    from stratagem.baselines.scsa_experiments import GAMES, paper_agents
-
-    name, maps, budget = GAMES[key]
-    game = make_game(name)
-    agents = paper_agents(key)
-    assert list(agents) == ["Rule-based", "MCTS", "MCTS_u", "RG MCTS_u", "Elastic MCTS_u", "SCSA"]
-    for spec in agents.values():
-        agent = make_agent(spec, game)
-        if spec != "rule_based":
-            assert agent.budget == budget
-    assert make_agent(paper_agents(key, 300)["SCSA"], game).budget == 300
-
-
-def test_experiment_commands_read_saved_results(capsys):
-    from pathlib import Path
-
-    from stratagem.baselines.scsa_experiments import main
-
-    root = Path(__file__).resolve().parents[1] / "docs" / "results" / "stratega_scsa"
-    assert main(["compare", "ktk", str(root / "ktk_table_b1000.jsonl"), "--games", "2"]) == 0
-    out = capsys.readouterr().out
-    assert "| SCSA | Rule-based | 55.6 (0.6) | 44.4 (0.6) |" in out
-    assert out.count("\n") == 2 + 15  # header, rule, the paper's 15 pairs
-    assert (
-        main(
-            ["compression", "pta", "--load", str(root / "pta_compression.json"), "--batches", "1,8"]
-        )
-        == 0
-    )
-    out = capsys.readouterr().out
-    assert "| 1 (20) |" in out and "| 8 (160) |" in out and "| 2 (40) |" not in out
-    assert main(["table", "ktk", "--only", "Nobody"]) == 2

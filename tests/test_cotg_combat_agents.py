@@ -15,15 +15,9 @@ import pytest
 
 import stratagem.baselines.cotg_combat as cotg
 from stratagem.baselines import make_agent
-from stratagem.baselines.cotg_combat.experiments import (
-    agent_spec,
-    format_report,
-    run_round_robin,
-    summarize,
-    sym_win_score,
-)
 from stratagem.baselines.cotg_combat.mcts_script import _Node
 from stratagem.baselines.cotg_combat.scripts import SCRIPTS, play_turn
+from stratagem.baselines.tournament import pair_score, run_tournament
 from stratagem.envs.cotg_combat import CotgCombatGame
 
 # --------------------------------------------------------------------------------- helpers
@@ -351,16 +345,17 @@ def test_mcts_is_reproducible_given_the_generator():
 
 
 def test_mcts_hp_beats_nokav_in_symmetric_battles():
-    from stratagem.baselines.cotg_combat.experiments import play_game
-
-    game = CotgCombatGame(units=3)
-    hp = cotg.ScriptMCTSAgent(game, hp=True, time_limit=None, iterations=30)
-    nokav = make_agent("cotg_nokav", game)
-    scores = []
-    for seed in range(3):
-        games = [play_game(game, seed, (hp, nokav), 1), play_game(game, seed, (nokav, hp), 2)]
-        scores.append(sym_win_score(games))
-    assert np.mean(scores) >= 2 / 3
+    result = run_tournament(
+        "cotg_combat",
+        {"hp": "cotg_mcts_hp:time_limit=null,iterations=30", "nokav": "cotg_nokav"},
+        games=6,
+        config={"units": 3},
+        level_seeds=[0, 1, 2],
+        symmetric=True,
+        tie_break="hp",
+    )
+    scores = result.scores("hp", "nokav")
+    assert len(scores) == 3 and np.mean(scores) >= 2 / 3
 
 
 # --------------------------------------------------------------------------------- evaluator
@@ -392,43 +387,45 @@ def test_generic_planner_uses_the_hp_evaluator():
 # --------------------------------------------------------------------------------- tournaments
 
 
-def _game(winner: int, hp: tuple[int, int]) -> dict:
-    return {"winner": winner, "hp": list(hp)}
+def _game(first: str, winner: int, hp: tuple[int, int]) -> dict:
+    """A tournament record of agents A and B with ``first`` in seat 0 (only what scoring reads)."""
+    names = ["A", "B"] if first == "A" else ["B", "A"]
+    scores = [1.0, 0.0] if winner == 0 else [0.0, 1.0] if winner == 1 else [0.5, 0.5]
+    return {"key": first, "names": names, "scores": scores, "stats": {"hp": [float(h) for h in hp]}}
+
+
+def sym_win_score(games: list[dict]) -> float:
+    return pair_score(games[0], games[1], "A", "B", tie_break="hp")
 
 
 def test_sym_win_scoring():
+    """The paper's sym-win, as the tournament runner scores a symmetric pair (HP tie-break)."""
     # A (seat 0 first, then seat 1) wins both, loses both, splits
-    assert sym_win_score([_game(0, (10, 0)), _game(1, (0, 10))]) == 1.0
-    assert sym_win_score([_game(1, (0, 10)), _game(0, (10, 0))]) == 0.0
+    assert sym_win_score([_game("A", 0, (10, 0)), _game("B", 1, (0, 10))]) == 1.0
+    assert sym_win_score([_game("A", 1, (0, 10)), _game("B", 0, (10, 0))]) == 0.0
     # 1:1: the agent with more hit points left over the two games takes the sym-win
-    assert sym_win_score([_game(0, (30, 0)), _game(0, (12, 0))]) == 1.0
-    assert sym_win_score([_game(0, (12, 0)), _game(0, (30, 0))]) == 0.0
-    assert sym_win_score([_game(0, (12, 0)), _game(0, (12, 0))]) == 0.5
+    assert sym_win_score([_game("A", 0, (30, 0)), _game("B", 0, (12, 0))]) == 1.0
+    assert sym_win_score([_game("A", 0, (12, 0)), _game("B", 0, (30, 0))]) == 0.0
+    assert sym_win_score([_game("A", 0, (12, 0)), _game("B", 0, (12, 0))]) == 0.5
     # a win and a draw beat a draw and a loss
-    assert sym_win_score([_game(0, (5, 0)), _game(-1, (50, 40))]) == 1.0
-    assert sym_win_score([_game(-1, (10, 20)), _game(-1, (15, 10))]) == 0.0
+    assert sym_win_score([_game("A", 0, (5, 0)), _game("B", -1, (50, 40))]) == 1.0
+    assert sym_win_score([_game("A", -1, (10, 20)), _game("B", -1, (15, 10))]) == 0.0
 
 
-def test_paper_agent_names():
-    assert agent_spec("NOKAV") == "cotg_nokav"
-    assert agent_spec("MCTS_HP_500", 0.1) == "cotg_mcts_hp:time_limit=0.05"
-    assert agent_spec("PGS_3_3") == "cotg_pgs:iterations=3,responses=3,time_limit=0.5"
-    assert agent_spec("cotg_mcts:iterations=3") == "cotg_mcts:iterations=3"
-    with pytest.raises(ValueError, match="unknown agent"):
-        agent_spec("AlphaStar")
-
-
-def test_round_robin_writes_resumes_and_reports(tmp_path):
-    out = tmp_path / "rr.jsonl"
-    agents = ["NOKAV", "Kiter", "AttackClosest"]
-    records = run_round_robin(agents, units=2, scenarios=2, out=out, progress=False)
-    assert len(records) == 3 * 2
-    lines = out.read_text().splitlines()
-    again = run_round_robin(agents, units=2, scenarios=2, out=out, progress=False)
-    assert len(again) == 6 and out.read_text().splitlines() == lines  # nothing replayed
-    summary = summarize(records)
-    assert set(summary["agents"]) == set(agents)
-    total = sum(a["sym_win"] * a["battles"] for a in summary["agents"].values())
-    assert total == pytest.approx(len(records))  # every battle hands out exactly 1 point
-    text = format_report(summary, "2v2")
-    assert "sym-win rate" in text and "NOKAV" in text
+def test_symmetric_tournament_hands_out_one_point_per_battle():
+    agents = {"NOKAV": "cotg_nokav", "Kiter": "cotg_kiter", "AttackClosest": "cotg_attack_closest"}
+    result = run_tournament(
+        "cotg_combat",
+        agents,
+        games=4,
+        config={"units": 2},
+        level_seeds=[2018, 2019],
+        symmetric=True,
+        tie_break="hp",
+    )
+    assert len(result.records) == 3 * 4 and {r["seed"] for r in result.records} == {2018, 2019}
+    battles = result.battles()
+    assert len(battles) == 3 * 2
+    total = sum(len(result.scores(name)) * np.mean(result.scores(name)) for name in agents)
+    assert total == pytest.approx(len(battles))  # every battle hands out exactly 1 point
+    assert "2 symmetric pairs per pairing; a split pair goes to the larger hp" in result.table()

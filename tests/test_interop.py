@@ -321,7 +321,7 @@ def test_cli_shows_library_logs_and_a_program_can_silence_them(capsys):
 
     from stratagem.cli import configure_logging
 
-    logger = logging.getLogger("stratagem.baselines.cotg_combat.experiments")
+    logger = logging.getLogger("stratagem.baselines.tournament")
     configure_logging()
     configure_logging()  # idempotent: one line per message
     logger.info("battle 1 of 4")

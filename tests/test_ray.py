@@ -32,7 +32,7 @@ from stratagem.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
 KTK = {"map": "kwah:3", "max_rounds": 8}
-TIMINGS = ("seconds", "agent_seconds")
+TIMINGS = ("seconds", "agent_seconds", "max_turn_seconds", "max_turn_cpu_seconds")
 
 pytestmark = pytest.mark.ray
 

@@ -19,6 +19,7 @@ from stratagem.baselines.tournament import (
     expand_maps,
     format_tables,
     make_tasks,
+    pair_score,
     plot_heatmap,
     read_results,
     record_problem,
@@ -103,6 +104,91 @@ def test_bad_requests_fail_before_playing() -> None:
             config={"map": "kwah:1"},
             maps=["kwah:2"],
         )
+
+
+def test_level_seeds_are_used_as_given_and_cycled_over_game_pairs() -> None:
+    agents = {"a": "random", "b": "end_turn"}
+    tasks = make_tasks("cotg_combat", agents, games=6, level_seeds=[2018, 2019], seed=3)
+    assert [t.game_seed for t in sorted(tasks, key=lambda t: t.index)] == [2018] * 2 + [
+        2019
+    ] * 2 + [2018] * 2
+    assert [t.level for t in sorted(tasks, key=lambda t: t.index)] == [0, 0, 1, 1, 0, 0]
+    # a repeat of a level is another game pair: other seeds for the agents
+    assert tasks[0].agent_seeds != tasks[4].agent_seeds
+    plain = make_tasks("cotg_combat", agents, games=6, seed=3)
+    assert not {t.key for t in tasks} & {t.key for t in plain}
+    with pytest.raises(ValueError, match="not both"):
+        make_tasks("cotg_combat", agents, games=2, levels=2, level_seeds=[1, 2])
+    with pytest.raises(ValueError, match="non-negative integers"):
+        make_tasks("cotg_combat", agents, games=2, level_seeds=["1"])
+
+
+def test_symmetric_scoring_scores_pairs_with_the_tie_break() -> None:
+    """The CotG paper's sym-win: more wins of the two games, else more of the tie-break."""
+
+    def game(first: str, scores: list[float], hp: list[float]) -> dict[str, Any]:
+        names = ["A", "B"] if first == "A" else ["B", "A"]
+        return {"key": first, "names": names, "scores": scores, "stats": {"hp": hp}}
+
+    won_both = (game("A", [1.0, 0.0], [9, 0]), game("B", [0.0, 1.0], [0, 9]))
+    split = (game("A", [1.0, 0.0], [30, 0]), game("B", [1.0, 0.0], [12, 0]))
+    drawn = (game("A", [0.5, 0.5], [10, 20]), game("B", [0.5, 0.5], [15, 10]))
+    assert pair_score(*won_both, "A", "B") == 1.0 and pair_score(*won_both, "B", "A") == 0.0
+    assert pair_score(*split, "A", "B") == 0.5  # no tie-break: halved
+    assert pair_score(*split, "A", "B", "hp") == 1.0  # A kept 30 + 0, B 0 + 12
+    assert pair_score(*drawn, "A", "B", "hp") == 0.0  # A 10 + 10, B 20 + 15
+    with pytest.raises(ValueError, match="not a per-player end statistic"):
+        pair_score(*split, "A", "B", "ships")
+    result = TournamentResult("g", ["A", "B"], symmetric=True, tie_break="hp")
+    result.records = [
+        {**rec, "row": "A", "col": "B", "index": i} for i, rec in enumerate([*split, *drawn])
+    ]
+    assert result.battles() == [("A", "B", 1.0), ("A", "B", 0.0)]
+    assert result.scores("A") == [1.0, 0.0] and result.scores("B", "A") == [0.0, 1.0]
+    result.records = result.records[:3]  # the second pair is not complete: left out
+    assert result.scores("A") == [1.0]
+
+
+def test_symmetric_tournament_runs_and_checks_its_requests(capsys: pytest.CaptureFixture) -> None:
+    agents = ["cotg_nokav", "cotg_kiter"]
+    cfg = {"units": 2}
+    result = run_tournament(
+        "cotg_combat", agents, games=4, config=cfg, symmetric=True, tie_break="hp"
+    )
+    assert len(result.records) == 4 and len(result.battles()) == 2
+    assert len(result.scores("cotg_nokav")) == 2
+    lines = result.table().splitlines()
+    assert lines[lines.index("Overall") + 1].split()[:2] == ["agent", "pairs"]
+    with pytest.raises(ValueError, match="games must be even"):
+        run_tournament("cotg_combat", agents, games=3, config=cfg, symmetric=True)
+    with pytest.raises(ValueError, match="needs symmetric"):
+        run_tournament("cotg_combat", agents, games=2, config=cfg, tie_break="hp")
+    with pytest.raises(ValueError, match=r"not a per-player end statistic .*\(it has hp, "):
+        run_tournament(
+            "cotg_combat", agents, games=2, config=cfg, symmetric=True, tie_break="health"
+        )
+    args = ["tournament", "cotg_combat", "-a", ",".join(agents), "-n", "4", "-c", "units=2"]
+    args += ["--symmetric", "--tie-break", "hp", "--no-progress", "--workers", "1"]
+    assert main([*args, "--level-seeds", "2018-2019"]) == 0
+    out = capsys.readouterr().out
+    assert "4 games (2 symmetric pairs per pairing; a split pair goes to the larger hp)" in out
+    assert main([*args, "--level-seeds", "x-3"]) != 0
+    assert "level seed 'x-3' is neither an integer nor a range" in capsys.readouterr().err
+
+
+def test_records_count_turns_searches_and_the_longest_turn() -> None:
+    result = run_tournament("kill_the_king", ["mcts:budget=30", "end_turn"], games=2, config=FAST)
+    for rec in result.records:
+        assert record_problem(rec) is None
+        seat = rec["names"].index("mcts:budget=30")
+        assert 0 < rec["searches"][seat] <= rec["decisions"][seat]
+        assert rec["search_iterations"][seat] >= rec["searches"][seat]
+        assert rec["searches"][1 - seat] == rec["search_iterations"][1 - seat] == 0
+        assert all(t >= 1 for t in rec["turns"])
+        longest, total = rec["max_turn_seconds"], rec["agent_seconds"]
+        assert all(0.0 <= m <= a for m, a in zip(longest, total, strict=True))
+        assert all(m >= 0.0 for m in rec["max_turn_cpu_seconds"])
+    assert "one entry per seat" in str(record_problem({**rec, "turns": [1]}))
 
 
 def test_draws_count_half() -> None:
@@ -331,7 +417,7 @@ def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:
     parallel = run_tournament(
         "kill_the_king", ["random", "rule_based"], workers=2, out=tmp_path / "p.jsonl", **kwargs
     )
-    strip = ("seconds", "agent_seconds")
+    strip = ("seconds", "agent_seconds", "max_turn_seconds", "max_turn_cpu_seconds")
 
     def clean(res: TournamentResult) -> list[dict[str, Any]]:
         return sorted(

@@ -697,11 +697,16 @@ class CotgCombatState(TwoPlayerState):
         return sum(hp[:u_n]), sum(hp[u_n:])
 
     def end_statistics(self) -> dict[str, Any]:
-        """Player-turns played, and per player: ships left and the share of hit points left."""
+        """Player-turns played, and per player: ships left, hit points left and their share.
+
+        ``hp`` (hit points, not a share) is what decides the CotG paper's split symmetric
+        battles (``stratagem tournament --symmetric --tie-break hp``).
+        """
         alive, hp, start = self.alive_counts, self.hp_totals(), self.starting_hp()
         return {
             "turns": float(self.turn),
             "ships_left": [float(a) for a in alive],
+            "hp": [float(hp[0]), float(hp[1])],
             "hp_left": [hp[p] / start[p] if start[p] else 0.0 for p in (0, 1)],
         }
 

@@ -1,11 +1,12 @@
 """The HPS paper's experiments at a scale this machine can run, and the spec's game figures.
 
-Usage (each writes JSON Lines results under ``--out`` and prints Markdown tables)::
+Usage (each writes JSON Lines results under ``--out``, by default ``results/`` next to this
+script, the raw results of ``docs/results/prismata.md``, and prints Markdown tables)::
 
-    python -m stratagem.baselines.prismata.experiments lengths --games 100
-    python -m stratagem.baselines.prismata.experiments table2 --playouts 4 --games 10
-    python -m stratagem.baselines.prismata.experiments table3 --budgets 2,8 --games 8
-    python -m stratagem.baselines.prismata.experiments report
+    python3 benchmarks/prismata/experiments.py lengths --games 100
+    python3 benchmarks/prismata/experiments.py table2 --playouts 4 --games 10
+    python3 benchmarks/prismata/experiments.py table3 --budgets 2,8 --games 8
+    python3 benchmarks/prismata/experiments.py report
 
 Budgets. The paper's searches are time-limited (100, 1000, 3000 ms of a C++ engine). Our engine
 is Python, about 50 times slower per playout, and the machine is shared, so the searches here
@@ -17,6 +18,8 @@ times the budget of the 100 ms searches, as 1000 ms is ten times 100 ms.
 
 Games: base set + 8 random cards (the paper's setting), seats alternating, seeds shared by all
 pairings (the tournament protocol of :mod:`stratagem.baselines.tournament`).
+
+This is a paper's reproduction, not library code: it uses the public API only.
 """
 
 from __future__ import annotations
@@ -33,9 +36,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["main"]
+from stratagem.baselines import BaseAgent, make_agent
+from stratagem.baselines.match import play_game
+from stratagem.baselines.tournament import run_tournament
+from stratagem.envs import State, make_game
 
-DEFAULT_OUT = Path("docs/results/prismata")
+#: The raw results of ``docs/results/prismata.md`` (next to this script, wherever it is run from).
+DEFAULT_OUT = Path(__file__).resolve().parent / "results"
 
 logger = logging.getLogger(__name__)
 
@@ -46,11 +53,27 @@ def _spec(bot: str, **params: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------- lengths
-def _lengths(games: int, out: Path) -> list[dict[str, Any]]:
-    """Game lengths of random and scripted self-play, against the spec's C++ figures."""
-    from stratagem.baselines import make_agent
-    from stratagem.envs import make_game
+class UniformAgent(BaseAgent):
+    """A uniform pick from ``legal_action_list()`` with ``rng.integers``: the spec's random play.
 
+    The spec's figures of uniformly random games were measured with exactly this draw, so it
+    stays here rather than following the library's random agent if that ever draws otherwise.
+    """
+
+    name = "uniform"
+
+    def act(self, state: State, *, rng: np.random.Generator) -> int:
+        """One legal action, uniformly."""
+        legal = state.legal_action_list()
+        return int(legal[int(rng.integers(len(legal)))])
+
+
+def _lengths(games: int, out: Path) -> list[dict[str, Any]]:
+    """Game lengths of random and scripted self-play, against the spec's C++ figures.
+
+    Game ``k`` of a setup starts from seed ``k``, and both seats draw from one generator seeded
+    ``k`` (:func:`~stratagem.baselines.match.play_game`).
+    """
     rows = []
     setups = [
         ("uniform random actions", None),
@@ -64,15 +87,10 @@ def _lengths(games: int, out: Path) -> list[dict[str, Any]]:
             turns, p0, limit = [], 0, 0
             start = time.perf_counter()
             for seed in range(n):
-                state = game.new_initial_state(seed)
-                rng = np.random.default_rng(seed)
-                agents = None if spec is None else [make_agent(spec, game) for _ in range(2)]
-                while not state.is_terminal():
-                    if agents is None:
-                        legal = state.legal_action_list()
-                        state.apply(legal[int(rng.integers(len(legal)))])
-                    else:
-                        state.apply(agents[state.current_player].act(state, rng=rng))
+                players = [
+                    UniformAgent() if spec is None else make_agent(spec, game) for _ in range(2)
+                ]
+                state: Any = play_game(game, players, seed=seed, verbose=False)
                 turns.append(state.turn)
                 p0 += state.winner == 0
                 limit += state.winner == -1
@@ -144,8 +162,6 @@ def _run(
     against: Mapping[str, str] | None = None,
     seed: int = 0,
 ) -> None:
-    from stratagem.baselines.tournament import run_tournament
-
     out.parent.mkdir(parents=True, exist_ok=True)
     run_tournament(
         "prismata",
@@ -239,7 +255,7 @@ def _time_table(records: Sequence[Mapping[str, Any]], order: Sequence[str]) -> s
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point (see the module docstring)."""
-    parser = argparse.ArgumentParser(prog="python -m stratagem.baselines.prismata.experiments")
+    parser = argparse.ArgumentParser(prog="python3 benchmarks/prismata/experiments.py")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("lengths", help="random and scripted game lengths vs the spec figures")
     p.add_argument("--games", type=int, default=100)

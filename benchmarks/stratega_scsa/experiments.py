@@ -1,6 +1,7 @@
-"""The SCSA paper's experiments at a chosen scale: ``stratagem scsa table|sweep|compression|speed``.
+"""The SCSA paper's experiments at a chosen scale (``docs/results/stratega_scsa.md``).
 
-Every command here makes one table of ``docs/results/stratega_scsa.md``:
+Usage: ``python3 benchmarks/stratega_scsa/experiments.py table|compare|sweep|compression|speed``.
+Every command makes one table of the results page:
 
 * ``table GAME``: the round robin of Tables II-IV (Rule-based, MCTS, MCTS_u, RG MCTS_u, Elastic
   MCTS_u and SCSA with the parameters of the paper's Table I), seats switched on every map, with
@@ -20,9 +21,9 @@ rollouts, raw values); MCTS_u is the reference's UnitMCTS loop of
 :mod:`stratagem.baselines.search.abstraction` with no abstraction, the loop the three
 abstraction planners run, so the pairs differ only in the abstraction.
 
-Until ``stratagem.baselines.search.abstraction`` is imported by :mod:`stratagem.baselines`, run
-these as ``python -m stratagem.baselines.scsa_experiments <command> ...``; the worker processes
-then register the SCSA planners too.
+This is a paper's reproduction, not library code: it uses the public API only (agents by name,
+the tournament runner, :func:`~stratagem.baselines.match.play_game`), and the raw results of the
+page are in ``results/`` next to it.
 """
 
 from __future__ import annotations
@@ -36,17 +37,25 @@ import statistics
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-import stratagem.baselines.search.abstraction  # noqa: F401  (registers the SCSA planners)
-from stratagem.baselines.agent import make_agent
-from stratagem.envs.registry import make_game
-
-__all__ = ["GAMES", "TABLE_I", "main", "paper_agents", "register"]
+from stratagem.baselines import make_agent
+from stratagem.baselines.match import play_game
+from stratagem.baselines.tournament import (
+    TournamentResult,
+    expand_maps,
+    read_results,
+    run_tournament,
+)
+from stratagem.envs import Game, State, make_game
 
 logger = logging.getLogger(__name__)
+
+#: The raw results of ``docs/results/stratega_scsa.md``.
+RESULTS = Path(__file__).resolve().parent / "results"
 
 #: Short name -> (registry name, maps cycled over game pairs, the paper's budget).
 GAMES: dict[str, tuple[str, tuple[str, ...], int]] = {
@@ -159,9 +168,9 @@ def paper_agents(key: str, budget: int | None = None) -> dict[str, str]:
     return agents
 
 
-def _run(game_key: str, agents: Mapping[str, str], args: argparse.Namespace, **kw: Any) -> Any:
-    from stratagem.baselines.tournament import run_tournament
-
+def _run(
+    game_key: str, agents: Mapping[str, str], args: argparse.Namespace, **kw: Any
+) -> TournamentResult:
     name, maps, _ = _game(game_key)
     return run_tournament(
         name,
@@ -179,8 +188,6 @@ def _run(game_key: str, agents: Mapping[str, str], args: argparse.Namespace, **k
 # ----------------------------------------------------------------------------- commands
 def _cmd_compare(args: argparse.Namespace) -> int:
     """Our measured pairs next to the paper's, from a ``table`` results file."""
-    from stratagem.baselines.tournament import read_results
-
     records = read_results(args.results)
     if args.games is not None:  # the first games of every pairing (tournaments are game-major)
         records = [r for r in records if r["index"] < args.games]
@@ -274,6 +281,14 @@ def _cmd_compression(args: argparse.Namespace) -> int:
 
 
 def _measure_compression(args: argparse.Namespace) -> tuple[dict, dict, dict]:
+    """Per batch, the compression rates of every search of the planners, and their counts.
+
+    Game ``g`` is played on map ``g`` (cycled) with the planner in seat ``g % 2`` against the
+    rule-based agent, both on one generator seeded ``seed + g``, until the planner has made
+    ``decisions`` searches with batches.
+    """
+    if args.decisions < 1:
+        raise ValueError(f"--decisions must be at least 1, got {args.decisions}")
     name, maps, _ = _game(args.game)
     specs = paper_agents(args.game, args.budget)
     planners = {k: specs[k] for k in ("SCSA", "Elastic MCTS_u")}
@@ -281,8 +296,6 @@ def _measure_compression(args: argparse.Namespace) -> tuple[dict, dict, dict]:
         planners["Elastic MCTS_u (no early stop)"] = re.sub(
             r"early_stop=\d+", "early_stop=0", specs["Elastic MCTS_u"]
         )
-    from stratagem.baselines.tournament import expand_maps
-
     map_list = expand_maps(list(args.maps or maps))
     rows: dict[str, dict[int, list[float]]] = {}
     whole: dict[str, dict[int, list[float]]] = {}
@@ -290,34 +303,40 @@ def _measure_compression(args: argparse.Namespace) -> tuple[dict, dict, dict]:
     for label, spec in planners.items():
         per_batch: dict[int, list[float]] = {}
         per_batch_tree: dict[int, list[float]] = {}
-        count = 0
+        searches = 0
         for g in range(args.games):
             game = make_game(name, map=map_list[g % len(map_list)])
-            agent = make_agent(spec, game)
-            opponent = make_agent("rule_based", game)
-            agent.reset()
-            opponent.reset()
-            seat = g % 2
-            rng = np.random.default_rng(args.seed + g)
-            state = game.new_initial_state(args.seed + g)
-            moves = 0
-            while not state.is_terminal() and moves < args.decisions:
-                if state.current_player == seat:
-                    action = agent.act(state.clone(), rng=rng)
-                    stats = agent.last_stats
-                    if stats.searched and stats.extra.get("batches"):
-                        count += 1
-                        moves += 1
-                        for batch, (_, rate, tree) in enumerate(stats.extra["compression"], 1):
-                            per_batch.setdefault(batch, []).append(rate)
-                            per_batch_tree.setdefault(batch, []).append(tree)
-                else:
-                    action = opponent.act(state.clone(), rng=rng)
-                state.apply(action)
+            for compression in _searches(game, spec, g % 2, args.seed + g, args.decisions):
+                searches += 1
+                for batch, (_, rate, tree) in enumerate(compression, 1):
+                    per_batch.setdefault(batch, []).append(rate)
+                    per_batch_tree.setdefault(batch, []).append(tree)
         rows[label] = per_batch
         whole[label] = per_batch_tree
-        decisions[label] = count
+        decisions[label] = searches
     return rows, whole, decisions
+
+
+def _searches(game: Game, spec: str, seat: int, seed: int, decisions: int) -> list[list[Any]]:
+    """The compression figures of the first ``decisions`` searches with batches of a planner.
+
+    The planner sits in ``seat`` against the rule-based agent, both on one generator seeded
+    ``seed`` (the initial state's seed too); the game stops after those searches.
+    """
+    agent = make_agent(spec, game)
+    players = [agent, make_agent("rule_based", game)]
+    found: list[list[Any]] = []
+
+    def read(state: State, action: int) -> bool:
+        stats = agent.last_stats
+        if state.current_player == seat and stats.searched and stats.extra.get("batches"):
+            found.append(list(stats.extra["compression"]))  # a copy: read now
+        return len(found) >= decisions
+
+    play_game(
+        game, players if seat == 0 else players[::-1], seed=seed, verbose=False, on_decision=read
+    )
+    return found
 
 
 def _mean_se(vals: Sequence[float]) -> str:
@@ -330,8 +349,6 @@ def _cmd_speed(args: argparse.Namespace) -> int:
     """Iterations and calls per CPU second of SCSA and MCTS_u on the same positions and budget."""
     name, maps, paper_budget = _game(args.game)
     budget = args.budget or paper_budget
-    from stratagem.baselines.tournament import expand_maps
-
     map_list = expand_maps(list(args.maps or maps))
     specs = paper_agents(args.game, budget)
     # the same search settings but the abstraction, so only the abstraction differs
@@ -340,13 +357,10 @@ def _cmd_speed(args: argparse.Namespace) -> int:
     positions = []
     for g in range(args.games):
         game = make_game(name, map=map_list[g % len(map_list)])
-        rng = np.random.default_rng(args.seed + g)
-        state = game.new_initial_state(args.seed + g)
         mover = make_agent("rule_based", game)
-        for _ in range(args.warmup):
-            if state.is_terminal():
-                break
-            state.apply(mover.act(state.clone(), rng=rng))
+        state = play_game(
+            game, [mover, mover], seed=args.seed + g, verbose=False, max_decisions=args.warmup
+        )
         if not state.is_terminal():
             positions.append((game, state))
     logger.info("%s: %d positions, budget %s", args.game, len(positions), budget)
@@ -375,14 +389,13 @@ def _cmd_speed(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- CLI
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``stratagem scsa``."""
-    p = subparsers.add_parser(
-        "scsa",
-        help="the SCSA paper's experiments (tables II-IV, Figures 5 and 6, overhead)",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per table of the results page."""
+    parser = argparse.ArgumentParser(
+        prog="python3 benchmarks/stratega_scsa/experiments.py",
+        description=__doc__.splitlines()[0] if __doc__ else None,
     )
-    sub = p.add_subparsers(dest="experiment", required=True)
+    sub = parser.add_subparsers(dest="experiment", required=True)
 
     def common(q: argparse.ArgumentParser, games: int) -> None:
         q.add_argument("game", choices=sorted(GAMES), help="ktk, pta or tk")
@@ -419,6 +432,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     common(v, 6)
     v.add_argument("--warmup", type=int, default=40, help="rule-based moves before timing")
     v.set_defaults(func=_cmd_speed)
+    return parser
 
 
 def _runner_args(q: argparse.ArgumentParser) -> None:
@@ -428,11 +442,8 @@ def _runner_args(q: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m stratagem.baselines.scsa_experiments`` (the same as ``stratagem scsa``)."""
-    parser = argparse.ArgumentParser(prog="python -m stratagem.baselines.scsa_experiments")
-    sub = parser.add_subparsers(dest="command", required=True)
-    register(sub)
-    args = parser.parse_args(["scsa", *(sys.argv[1:] if argv is None else argv)])
+    """Run one experiment; returns the exit code (2 for a bad argument, named on stderr)."""
+    args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")  # progress lines, on stderr
     try:
         return args.func(args)

@@ -1,12 +1,21 @@
-"""The paper's tournaments: round robins of symmetric battles, sym-win rates, HP left, times.
+"""The CotG combat paper's tournaments: symmetric battles, sym-win rates, HP left, turn times.
 
-Protocol (Šmejkal & Gemrot 2018, "Experiments"):
+Usage (``docs/results/cotg_combat.md`` lists the commands of its tables)::
+
+    python3 benchmarks/cotg_combat/experiments.py run --units 5 --out 5v5.jsonl
+    python3 benchmarks/cotg_combat/experiments.py report 5v5.jsonl 7v7.jsonl
+    python3 benchmarks/cotg_combat/experiments.py playouts --units 5 32
+    python3 benchmarks/cotg_combat/experiments.py iterations --units 5 16 32
+
+Protocol (Šmejkal & Gemrot 2018, "Experiments"), played by the library's tournament runner
+(:func:`~stratagem.baselines.tournament.run_tournament` with ``level_seeds``, ``symmetric`` and
+``tie_break="hp"``):
 
 * A *scenario* is a generated battle (armies with a random centre each and a random
-  Battleship ratio, :mod:`stratagem.envs.cotg_combat.armies`), identified by its seed; every
-  pairing plays the same scenarios.
+  Battleship ratio), identified by its seed: scenario ``i`` is seed ``--seed + i`` (2018 + i),
+  and every pairing plays the same scenarios.
 * A *symmetric battle* of agents A and B on a scenario is two games: A controls army 1 (which
-  always moves first) and B army 2, then the sides are switched.
+  always moves first) and B army 2, then the sides are switched (the runner's game pair).
 * **Sym-win**: the agent that wins more of the two games achieves the sym-win (score 1, the
   other 0). When the games are split (1:1, or both drawn at the turn limit) "we look at how many
   HP did each player's ships end with and the one with more HP left achieves a sym-win"; equal
@@ -17,59 +26,56 @@ Protocol (Šmejkal & Gemrot 2018, "Experiments"):
   all its games.
 * **Execution time** (Figure 9): per game, the longest time an agent took for one turn (the sum
   of its ``act`` calls in that turn); reported as the average and the 90th percentile of these
-  maxima. Both CPU time of the worker process (what the searches' time limits count, see
-  :class:`~stratagem.baselines.cotg_combat.scripts.TurnPlanAgent`) and wall time are recorded.
-* "Because the MCTS algorithms are not deterministic we run each battle 5 times": ``repeats``.
+  maxima, in CPU time of the worker process (what the searches' time limits count) and in wall
+  time.
+* "Because the MCTS algorithms are not deterministic we run each battle 5 times": ``--repeats``
+  (repeat ``r`` of a scenario is another game pair, with other seeds for the agents).
 
 Agents are given by the paper's names (``NOKAV``, ``Kiter``, ``PGS_1_0``, ``PGS_3_3``,
 ``PGS_5_5``, ``MCTS_100``, ``MCTS_HP_500``, ...; also ``AttackClosest``, ``AttackValue``) or as
-agent specs (``cotg_mcts_hp:time_limit=0.05``). ``time_scale`` multiplies every time limit of the
-named agents (the paper's 100/500/2000 ms for MCTS and 500 ms per improvement for PGS), so that
-a round robin fits a small machine; the labels keep the paper's numbers.
+agent specs (``cotg_mcts_hp:time_limit=0.05``). ``--time-scale`` multiplies every time limit of
+the named agents (the paper's 100/500/2000 ms for MCTS and 500 ms per improvement for PGS), so
+that a round robin fits a small machine; the labels keep the paper's numbers.
 
-Command line::
+Results are the runner's JSON Lines records, one game a line, appended as games finish; running
+the same command again skips the games already in the file, so an interrupted tournament
+resumes. ``report`` also reads the files of the earlier runner of this experiment (one
+symmetric battle a line, the files in ``results/`` written before the runner was shared): their
+figures are the same, but ``run`` does not append to them.
 
-    python3 -m stratagem.baselines.cotg_combat.experiments run --units 5 --out 5v5.jsonl
-    python3 -m stratagem.baselines.cotg_combat.experiments report 5v5.jsonl 7v7.jsonl
-    python3 -m stratagem.baselines.cotg_combat.experiments playouts --units 5 32
-    python3 -m stratagem.baselines.cotg_combat.experiments iterations --units 5 16 32
-
-Results are appended to the JSON Lines file one symmetric battle at a time; running the same
-command again skips the battles already in the file, so an interrupted tournament resumes.
+This is a paper's reproduction, not library code: it uses the public API only.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import itertools
 import json
 import logging
 import math
-import multiprocessing as mp
+import random
+import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "PAPER_AGENTS",
-    "agent_spec",
-    "format_report",
-    "main",
-    "measure_iterations",
-    "measure_playouts",
-    "play_game",
-    "play_symmetric_battle",
-    "run_round_robin",
-    "summarize",
-    "sym_win_score",
-]
+from stratagem.baselines import make_agent
+from stratagem.baselines.cotg_combat import SCRIPTS, play_turn
+from stratagem.baselines.tournament import (
+    TournamentResult,
+    pair_score,
+    record_problem,
+    run_tournament,
+)
+from stratagem.envs import make_game
 
 logger = logging.getLogger(__name__)
+
+#: The raw results of ``docs/results/cotg_combat.md``.
+RESULTS = Path(__file__).resolve().parent / "results"
 
 #: The paper's agents: name -> (agent spec, time-limit keyword, limit in seconds).
 PAPER_AGENTS: dict[str, tuple[str, str | None, float]] = {
@@ -123,101 +129,6 @@ def agent_spec(name: str, time_scale: float = 1.0) -> str:
     )
 
 
-def _seed(*parts: Any) -> int:
-    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
-
-
-def play_game(
-    game: Any, scenario_seed: int, agents: Sequence[Any], rng_seed: int
-) -> dict[str, Any]:
-    """Play one battle of ``agents[0]`` (army 1, moves first) against ``agents[1]``.
-
-    Returns:
-        ``winner`` (0, 1 or -1 for a draw), ``turns``, ``hp`` per seat, and per seat the longest
-        turn in CPU and wall seconds, the number of turns played and the mean search
-        iterations per turn (when the agent reports them).
-    """
-    state = game.new_initial_state(scenario_seed)
-    rngs = [np.random.default_rng(_seed(rng_seed, seat)) for seat in (0, 1)]
-    for agent in agents:
-        agent.reset()
-    turn_cpu = [0.0, 0.0]
-    turn_wall = [0.0, 0.0]
-    max_cpu = [0.0, 0.0]
-    max_wall = [0.0, 0.0]
-    turns = [0, 0]
-    iterations: list[list[float]] = [[], []]
-    last_turn = -1
-    while not state.is_terminal():
-        seat = state.current_player
-        if state.turn != last_turn:
-            last_turn = state.turn
-            turns[seat] += 1
-            turn_cpu[seat] = turn_wall[seat] = 0.0
-        agent = agents[seat]
-        view = state.observed_by(seat)
-        plans = getattr(agent, "plans", None)
-        c0, w0 = time.process_time(), time.perf_counter()
-        action = agent.act(view, rng=rngs[seat])
-        turn_cpu[seat] += time.process_time() - c0
-        turn_wall[seat] += time.perf_counter() - w0
-        max_cpu[seat] = max(max_cpu[seat], turn_cpu[seat])
-        max_wall[seat] = max(max_wall[seat], turn_wall[seat])
-        stats = getattr(agent, "last_stats", None) or {}
-        if plans is not None and agent.plans != plans and "iterations" in stats:
-            iterations[seat].append(float(stats["iterations"]))
-        state.apply(action)
-    hp = state.hp_totals()
-    return {
-        "winner": state.winner,
-        "turns": state.turn,
-        "hp": [int(hp[0]), int(hp[1])],
-        "max_turn_cpu": max_cpu,
-        "max_turn_wall": max_wall,
-        "agent_turns": turns,
-        "mean_iterations": [float(np.mean(it)) if it else None for it in iterations],
-    }
-
-
-def sym_win_score(games: Sequence[dict[str, Any]]) -> float:
-    """Agent A's sym-win score from its two games (A in seat 0 first, then in seat 1)."""
-    wins_a = (games[0]["winner"] == 0) + (games[1]["winner"] == 1)
-    wins_b = (games[0]["winner"] == 1) + (games[1]["winner"] == 0)
-    if wins_a != wins_b:
-        return 1.0 if wins_a > wins_b else 0.0
-    hp_a = games[0]["hp"][0] + games[1]["hp"][1]
-    hp_b = games[0]["hp"][1] + games[1]["hp"][0]
-    if hp_a != hp_b:
-        return 1.0 if hp_a > hp_b else 0.0
-    return 0.5
-
-
-def play_symmetric_battle(task: dict[str, Any]) -> dict[str, Any]:
-    """Play one symmetric battle (a task of :func:`run_round_robin`) and return its record."""
-    import stratagem.baselines.cotg_combat  # noqa: F401  (registers the agents)
-    from stratagem.baselines.agent import make_agent
-    from stratagem.envs.registry import make_game
-
-    game = make_game("cotg_combat", **task["config"])
-    a = make_agent(task["spec_a"], game)
-    b = make_agent(task["spec_b"], game)
-    scenario_seed = task["scenario_seed"]
-    games = []
-    for first, agents in (("a", (a, b)), ("b", (b, a))):
-        result = play_game(game, scenario_seed, agents, _seed(task["key"], first))
-        result["first"] = first
-        games.append(result)
-    record = dict(task)
-    record["games"] = games
-    record["sym"] = sym_win_score(games)
-    return record
-
-
-def _task_key(config: dict[str, Any], a: str, b: str, scenario: int, repeat: int) -> str:
-    return f"{json.dumps(config, sort_keys=True)}|{a}|{b}|{scenario}|{repeat}"
-
-
 def run_round_robin(
     agents: Sequence[str],
     *,
@@ -228,83 +139,142 @@ def run_round_robin(
     workers: int = 1,
     out: str | Path,
     base_seed: int = 2018,
-    config: dict[str, Any] | None = None,
     progress: bool = True,
-) -> list[dict[str, Any]]:
-    """Play every pairing of ``agents`` on the same scenarios; append records to ``out``.
+) -> TournamentResult:
+    """Play every pairing of ``agents`` on the same scenarios with the tournament runner.
 
-    Battles already in ``out`` (same configuration, agents, scenario and repeat) are skipped.
-    With ``progress``, one line per battle goes to this module's logger at INFO level (shown
-    by the command line; a library caller sees it after ``logging.basicConfig(level=INFO)``
-    and silences it like any logger).
+    Each symmetric battle is a game pair of the runner (``level_seeds``: the scenarios), scored
+    by the paper's sym-win (``symmetric``, ``tie_break="hp"``). With ``progress``, one line per
+    game goes to this module's logger at INFO level.
 
-    Returns:
-        Every record in ``out`` for this configuration (old and new).
+    Raises:
+        ValueError: For fewer than two distinct agents, an unknown agent, or an ``out`` file
+            of the earlier runner (its records cannot be resumed; ``report`` reads them).
     """
     if len(set(agents)) != len(agents) or len(agents) < 2:
-        raise ValueError(f"need at least two distinct agents, got {agents}")
-    config = {"units": units, **(config or {})}
-    specs = {name: agent_spec(name, time_scale) for name in agents}
+        raise ValueError(f"need at least two distinct agents, got {list(agents)}")
     path = Path(out)
-    done = {r["key"] for r in read_records([path])} if path.exists() else set()
-    tasks = []
-    for scenario in range(scenarios):
-        for repeat in range(repeats):
-            for a, b in itertools.combinations(agents, 2):
-                key = _task_key(config, a, b, scenario, repeat)
-                if key in done:
-                    continue
-                tasks.append(
-                    {
-                        "key": key,
-                        "config": config,
-                        "a": a,
-                        "b": b,
-                        "spec_a": specs[a],
-                        "spec_b": specs[b],
-                        "scenario": scenario,
-                        "scenario_seed": base_seed + scenario,
-                        "repeat": repeat,
-                        "time_scale": time_scale,
-                    }
-                )
+    if path.exists() and any(_is_battle(record) for record in _lines([path])):
+        raise ValueError(
+            f"{path} holds symmetric battles of the earlier runner: 'report' reads them, but a "
+            "new run needs another --out"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
+    specs = {name: agent_spec(name, time_scale) for name in agents}
+    games = 2 * scenarios * repeats
     start = time.perf_counter()
-    total = len(tasks)
+    played = 0
 
-    def write(record: dict[str, Any], count: int) -> None:
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record) + "\n")
+    def log(record: dict[str, Any]) -> None:
+        nonlocal played
+        played += 1
         if progress:
-            rate = (time.perf_counter() - start) / count
+            scenario = record["index"] // 2 % scenarios
             logger.info(
-                "[%d/%d] %s v %s scenario %s: sym %s  (%.1f s/battle)",
-                count,
-                total,
-                record["a"],
-                record["b"],
-                record["scenario"],
-                record["sym"],
-                rate,
+                "[%d] %s v %s scenario %d, %s first: returns %s  (%.1f s/game)",
+                played,
+                record["row"],
+                record["col"],
+                scenario,
+                record["names"][0],
+                record["returns"],
+                (time.perf_counter() - start) / played,
             )
 
-    if workers <= 1:
-        for i, task in enumerate(tasks, 1):
-            write(play_symmetric_battle(task), i)
-    else:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for i, record in enumerate(pool.imap_unordered(play_symmetric_battle, tasks), 1):
-                write(record, i)
-    return [r for r in read_records([path]) if r["config"] == config]
+    return run_tournament(
+        "cotg_combat",
+        specs,
+        games=games,
+        config={"units": units},
+        level_seeds=[base_seed + i for i in range(scenarios)],
+        workers=workers,
+        out=path,
+        on_result=log,
+        symmetric=True,
+        tie_break="hp",
+    )
 
 
-def read_records(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
-    """All records of the given JSON Lines files."""
+def _lines(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """Every record of the given JSON Lines files (either runner's), in file order.
+
+    A line that is not a record (the torn last line of a killed run) is skipped with a warning,
+    as the tournament runner skips it (and plays its game again) when it resumes.
+    """
     out = []
     for path in paths:
         with Path(path).open(encoding="utf-8") as fh:
-            out.extend(json.loads(line) for line in fh if line.strip())
+            for number, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    problem: str | None = f"not valid JSON ({exc.msg})"
+                else:
+                    problem = None if _is_battle(record) else record_problem(record)
+                if problem is not None:
+                    logger.warning("%s:%d: skipped, %s", path, number, problem)
+                    continue
+                out.append(record)
     return out
+
+
+def _is_battle(record: Mapping[str, Any]) -> bool:
+    """A symmetric battle of the earlier runner (two games in one record)."""
+    return "games" in record and "sym" in record
+
+
+def read_battles(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """The symmetric battles of result files, whichever runner wrote them.
+
+    A battle is ``{"a", "b", "sym", "games"}``: agent A's sym-win score and its two games, A
+    first (``"first": "a"``) then B, each with the ``winner`` (0, 1, or -1 for a draw), the hit
+    points left per seat, and per seat the longest turn in CPU and wall seconds and the mean
+    search iterations per searched turn (``None`` for an agent that does not search). Records
+    of the tournament runner are grouped into game pairs; a pair with a game missing (an
+    interrupted run) is left out.
+    """
+    battles: list[dict[str, Any]] = []
+    pairs: dict[tuple[str, str, str, int, int], dict[int, dict[str, Any]]] = {}
+    for record in _lines(paths):
+        if _is_battle(record):
+            battles.append(record)
+            continue
+        config = json.dumps(record["config"], sort_keys=True)
+        key = (config, record["row"], record["col"], record["seed"], record["index"] // 2)
+        pairs.setdefault(key, {})[record["index"] % 2] = record
+    for (_, a, b, _, _), games in pairs.items():
+        if len(games) < 2:
+            continue
+        battles.append(
+            {
+                "a": a,
+                "b": b,
+                "config": games[0]["config"],
+                "sym": pair_score(games[0], games[1], a, b, "hp"),
+                "games": [_game(games[k], a) for k in (0, 1)],
+            }
+        )
+    return battles
+
+
+def _game(record: Mapping[str, Any], a: str) -> dict[str, Any]:
+    """A runner's game record in the form of a battle's game."""
+    returns = record["returns"]
+    winner = 0 if returns[0] > returns[1] else 1 if returns[1] > returns[0] else -1
+    searches, iterations = record["searches"], record["search_iterations"]
+    return {
+        "first": "a" if record["names"][0] == a else "b",
+        "winner": winner,
+        "turns": int(record["stats"]["turns"]),
+        "hp": [round(v) for v in record["stats"]["hp"]],
+        "max_turn_cpu": record["max_turn_cpu_seconds"],
+        "max_turn_wall": record["max_turn_seconds"],
+        "mean_iterations": [
+            i / s if s else None for i, s in zip(iterations, searches, strict=True)
+        ],
+    }
 
 
 def _ci95(scores: Sequence[float]) -> float:
@@ -314,7 +284,11 @@ def _ci95(scores: Sequence[float]) -> float:
 
 
 def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Per-agent sym-win rates with CIs, game win rates, HP left and times; pairwise matrix."""
+    """Per-agent sym-win rates with CIs, game win rates, HP left and times; pairwise matrix.
+
+    Args:
+        records: Battles (:func:`read_battles`).
+    """
     sym: dict[str, list[float]] = defaultdict(list)
     wins: dict[str, list[float]] = defaultdict(list)
     hp_left: dict[str, int] = defaultdict(int)
@@ -405,12 +379,7 @@ def measure_playouts(units: int, seconds: float = 3.0, seed: int = 0) -> dict[st
     unit and turn (MCTS's playout), and (c) the same cut at 20 player-turns (PGS's playout
     length), with the forward-model calls (unit moves, attacks, ends of turn) per second.
     """
-    import random
-
-    from stratagem.baselines.cotg_combat.scripts import SCRIPTS, play_turn
-    from stratagem.envs.cotg_combat import CotgCombatGame
-
-    game = CotgCombatGame(units=units)
+    game: Any = make_game("cotg_combat", units=units)
     game.grid.dist  # noqa: B018  (build the distance table outside the timing)
     fns = (SCRIPTS["kiter"], SCRIPTS["nokav"])
     out: dict[str, float] = {}
@@ -448,11 +417,7 @@ def measure_iterations(
     a battle near its end run faster (shorter playouts, terminal nodes), so this is the figure
     to compare with the paper's "hundreds of iterations" at the start of a battle.
     """
-    import stratagem.baselines.cotg_combat  # noqa: F401  (registers the agents)
-    from stratagem.baselines.agent import make_agent
-    from stratagem.envs.cotg_combat import CotgCombatGame
-
-    game = CotgCombatGame(units=units)
+    game: Any = make_game("cotg_combat", units=units)
     game.grid.dist  # noqa: B018  (build the distance table outside the timing)
     out: dict[str, dict[str, float]] = {}
     for name in agents:
@@ -461,7 +426,7 @@ def measure_iterations(
         for scenario in range(scenarios):
             state = game.new_initial_state(2018 + scenario)
             agent.reset()
-            agent.act(state, rng=np.random.default_rng(scenario))
+            agent.act(state.observed_by(state.current_player), rng=np.random.default_rng(scenario))
             for key in ("iterations", "playouts", "cache_hits", "fm_calls", "cpu_seconds"):
                 if key in agent.last_stats:
                     rows[key].append(float(agent.last_stats[key]))
@@ -470,8 +435,8 @@ def measure_iterations(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``run`` a round robin, or ``report`` result files as Markdown."""
-    parser = argparse.ArgumentParser(prog="python3 -m stratagem.baselines.cotg_combat.experiments")
+    """Command line: ``run`` a round robin, ``report`` result files as Markdown, or measure."""
+    parser = argparse.ArgumentParser(prog="python3 benchmarks/cotg_combat/experiments.py")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play a round robin of symmetric battles")
     run.add_argument("--units", type=int, required=True, help="units per side")
@@ -484,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--workers", type=int, default=1)
     run.add_argument("--seed", type=int, default=2018, help="seed of scenario 0")
     run.add_argument("--out", required=True, help="JSON Lines file (appended, resumable)")
+    run.add_argument("--no-progress", action="store_true", help="no line per game")
     report = sub.add_parser("report", help="print Markdown tables of result files")
     report.add_argument("files", nargs="+")
     report.add_argument("--title", default="")
@@ -522,19 +488,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{units}v{units}: " + ", ".join(f"{k} {v:,.1f}" for k, v in result.items()))
         return 0
     if args.command == "run":
-        records = run_round_robin(
-            args.agents.split(","),
-            units=args.units,
-            scenarios=args.scenarios,
-            repeats=args.repeats,
-            time_scale=args.time_scale,
-            workers=args.workers,
-            out=args.out,
-            base_seed=args.seed,
-        )
-        print(format_report(summarize(records), f"{args.units}v{args.units}"))
+        try:
+            run_round_robin(
+                args.agents.split(","),
+                units=args.units,
+                scenarios=args.scenarios,
+                repeats=args.repeats,
+                time_scale=args.time_scale,
+                workers=args.workers,
+                out=args.out,
+                base_seed=args.seed,
+                progress=not args.no_progress,
+            )
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        battles = [b for b in read_battles([args.out]) if b["config"] == {"units": args.units}]
+        print(format_report(summarize(battles), f"{args.units}v{args.units}"))
         return 0
-    summary = summarize(read_records(args.files))
+    summary = summarize(read_battles(args.files))
     print(json.dumps(summary, indent=2) if args.json else format_report(summary, args.title))
     return 0
 
