@@ -267,6 +267,45 @@ def test_fav5_lowers_the_town_power_and_can_found_a_town_at_once():
     assert st.decision() == "tile choice" and "+TW1" in names(st)
 
 
+def _town_at_the_top(**cults):
+    """Halflings about to found a town by upgrading I4, with the given cult positions."""
+    return position(
+        _two(),
+        buildings={"I1": (0, "TP"), "I2": (0, "TP"), "I3": (0, "D"), "I4": (0, "D")},
+        resources={0: {"C": 20, "W": 10, **cults}},
+    )
+
+
+def test_a_town_tiles_steps_to_ten_are_the_players_choice():
+    # issue 15: with Water and Air at 9 and TW5's one key, the engine let the player choose
+    # the track at the top (by lowering the other first: '-WATER. +TW5'); ours took Fire to
+    # Air in order and gave Water the key, without asking
+    st = _town_at_the_top(WATER=9, AIR=9)
+    do(st, "upgrade I4 to TP", "+TW5")
+    assert st.decision() == "town cult step"
+    assert {"+WATER", "decline"} <= names(st) and "+AIR" not in names(st)
+    assert res(st, 0)["CULT"] == (1, 9, 2, 9)  # Fire and Earth moved at once
+    assert st.observation(0)[5, 3, 93] == 2  # Water is being decided
+    do(st, "decline")  # Water stays at 9, not blocked: the key stays for Air
+    assert st.decision() == "town cult step" and "+AIR" in names(st)
+    do(st, "+AIR")
+    assert res(st, 0)["CULT"] == (1, 9, 2, 10) and st.pd[0][11] == 0
+    assert st.decision() == "end of turn"
+    # taking the first track spends the only key: the other stops at 9 without a question
+    st = _town_at_the_top(WATER=9, AIR=9)
+    do(st, "upgrade I4 to TP", "+TW5", "+WATER")
+    assert res(st, 0)["CULT"] == (1, 10, 2, 9) and st.decision() == "end of turn"
+    # a key may be kept: Air stays at 9
+    st = _town_at_the_top(AIR=9)
+    do(st, "upgrade I4 to TP", "+TW5", "decline")
+    assert res(st, 0)["CULT"] == (1, 1, 2, 9) and st.pd[0][11] == 1
+    # no track reaches 10: nothing to decide
+    st = _town_at_the_top(AIR=8)
+    do(st, "upgrade I4 to TP", "+TW5")
+    assert res(st, 0)["CULT"] == (1, 1, 2, 9) and st.decision() == "end of turn"
+    assert st.game.string_to_action("discard spades") == st.game.string_to_action("decline")
+
+
 def test_sanctuary_counts_as_two_buildings_for_towns():
     game = _two()
     st = position(
@@ -293,7 +332,7 @@ def test_income_cult_reward_and_spade_reward_phase():
     # SCORE2: one spade per 4 Earth, placed before the next round's income
     assert st.phase == INCOME_SPADES and st.current_player == 0
     assert res(st, 0)["VP"] == 20 + 1  # Halflings: +1 VP per spade gained
-    assert "discard spades" in names(st)
+    assert "decline" in names(st)
     do(st, "transform E7 to wasteland")  # mountains -> wasteland: 1 spade
     assert st.round == 2 and st.phase == ACTION
     assert st.terrain[parse_cell("E7")] == WASTELAND
@@ -404,6 +443,55 @@ def test_cultists_gain_a_cult_step_or_a_power_from_leech():
     st = position(game, buildings={"E8": (0, "TP")}, resources={0: {"C": 20, "W": 10}})
     do(st, "upgrade E8 to SH")
     assert res(st, 0)["VP"] == 27
+
+
+def _late_answer(answer: str):
+    """Cultists build next to the Witches, who passed; the offer waits past the Cultists' ACT2.
+
+    Returns the state after the late answer and the Cultists' bowls before it.
+    """
+    game = TerraMysticaGame(
+        num_players=3,
+        factions="cultists,engineers,witches",
+        scoring_tiles="SCORE9,SCORE1,SCORE2,SCORE3,SCORE4,SCORE5",
+        temple_scoring_tile=True,
+    )
+    st = position(
+        game,
+        buildings={"E8": (0, "D"), "E6": (2, "D"), "A1": (1, "D")},
+        resources={
+            0: {"C": 20, "W": 10, "P1": 0, "P2": 3, "P3": 3},
+            1: {"P1": 3, "P2": 5, "P3": 4},
+        },
+        passed=[2],
+    )
+    do(st, "build E7 on plains", "end turn")
+    assert st.phase == LEECH and st.current_player == 2
+    st.postpone_leech()  # a replay's move: the ledger answers after the Cultists' next action
+    assert st.phase == ACTION and st.current_player == 1 and len(st.late) == 1
+    assert game.state_from_json(st.to_json()).to_json() == st.to_json()  # a valid state
+    do(st, "action ACT4", "end turn", "action ACT2", "end turn")
+    before = res(st, 0)["PW"]
+    st.resume_leech(0)  # decided right after the Engineers' turn
+    do(st, next(n for n in sorted(names(st)) if n.startswith("pass BON")))
+    assert st.phase == LEECH and st.current_player == 2 and not st.late
+    do(st, answer)
+    return st, before
+
+
+def test_a_late_leech_answer_gives_the_cultists_their_reward_when_it_comes():
+    # issue 15: the online engine applies the Cultists' reward when the last answer arrives,
+    # which may be after the Cultists' next action (the bowls then differ from an answer in
+    # time: here 2/4/0 against 3/2/1)
+    st, before = _late_answer("leech decline")
+    assert before == (3, 3, 0)  # the Cultists' ACT2 came first
+    assert res(st, 0)["PW"] == (2, 4, 0) and st.current_player == 0 and st.phase == ACTION
+    st, _ = _late_answer("leech accept")
+    assert st.phase == CULTIST and st.current_player == 0  # the cult step comes now
+    do(st, "+FIRE")
+    assert res(st, 0)["CULT"][0] == 2 and st.phase == ACTION
+    with pytest.raises(ValueError, match="only an offer being decided"):
+        st.postpone_leech()
 
 
 def test_darklings_dig_with_priests_and_convert_workers_at_the_stronghold():

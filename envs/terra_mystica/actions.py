@@ -23,13 +23,14 @@ indices       meaning
 ============  =====================================================================
 
 Then the decisions the paper decided silently or did not model (``EXTRA_NAMES``): accept or
-decline a leech offer, the 12 favor tiles, a cult track (BON2/FAV6/Auren/Cultists steps), town
-tiles TW6–TW8 (mini-expansion), pass taking BON10 (shipping-bonus), pass without a tile (round
-6), the 29 bridge slots, burn and the free conversions, the Darklings' stronghold conversion of
-0–3 workers to priests, discarding unusable spades, buying one spade with workers ("dig 1",
-the online engine's ``dig``; terraforms also buy the spades they miss by themselves), ending the
-turn, and the Mermaids' town across one of the 36 river hexes. The size is the same for every
-configuration: 2,247.
+decline a leech offer, the 12 favor tiles, a cult track (BON2/FAV6/Auren/Cultists steps, and a
+town tile's step to 10), town tiles TW6–TW8 (mini-expansion), pass taking BON10
+(shipping-bonus), pass without a tile (round 6), the 29 bridge slots, burn and the free
+conversions, the Darklings' stronghold conversion of 0–3 workers to priests, declining
+(unusable spades thrown away, or a town tile's step to 10 left out: the track stays at 9),
+buying one spade with workers ("dig 1", the online engine's ``dig``; terraforms also buy the
+spades they miss by themselves), ending the turn, and the Mermaids' town across one of the 36
+river hexes. The size is the same for every configuration: 2,247.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ X_BRIDGE = 2166  # + 29
 X_BURN = 2195
 X_CONV = 2196  # + 8
 X_WP = 2204  # + k (0..3 workers to priests)
-X_DISCARD = 2208
+X_DISCARD = 2208  # decline: throw the spades held away, or a town's cult step to 10
 X_DIG1 = 2209
 X_END = 2210
 X_CONNECT = 2211  # + river index (0..35)
@@ -144,7 +145,7 @@ def _names() -> list[str]:
     names += ["burn 1"]
     names += list(CONVERSION_NAMES)
     names += [f"darklings convert {k}W to {k}P" for k in range(4)]
-    names += ["discard spades", "dig 1", "end turn"]
+    names += ["decline", "dig 1", "end turn"]
     names += [f"connect {cell_name(r)}" for r in RIVER_CELLS]
     assert len(names) == ACTION_SIZE
     return names
@@ -153,6 +154,9 @@ def _names() -> list[str]:
 ACTION_NAMES: tuple[str, ...] = tuple(_names())
 _ACTION_OF: dict[str, int] = {name: i for i, name in enumerate(ACTION_NAMES)}
 _ACTION_OF_LOWER: dict[str, int] = {name.lower(): i for i, name in enumerate(ACTION_NAMES)}
+#: Earlier names still read: ``decline`` was ``discard spades`` before it also declined a town's
+#: cult step to 10.
+_ACTION_OF_LOWER["discard spades"] = ACTION_NAMES.index("decline")
 EXTRA_NAMES: tuple[str, ...] = ACTION_NAMES[PAPER_SIZE:]
 
 

@@ -29,7 +29,8 @@ planes   content
          the supply; row 2 town tiles TW1–TW8 left; row 3 scoring tile number of rounds
          1–6 (SCORE9 included); row 4 cult order spaces (Fire 3, 2, 2, 2, Water ..., 16
          columns) holding relative seat + 1; row 5: BON10 in the game, power and builder
-         (relative seat + 1) of the leech offer being decided
+         (relative seat + 1) of the leech offer being decided, the track (Fire 1 .. Air 4)
+         whose town step to 10 is being decided and the tracks left to decide
 94       player table, row = relative player: passed, bonus action used, FAV6 action used,
          faction action used, keys, holds BON10, TW6, TW7, TW8 held, position in this
          round's turn order, position in the passing order, cult-reward spades to place,
@@ -168,6 +169,7 @@ DECISION_CODES = {
     "cultist step": 10,
     "income spades": 11,
     "darklings conversion": 12,
+    "town cult step": 13,
     "action": 3,
 }
 
@@ -300,6 +302,10 @@ def encode(st: TerraMysticaState, me: int) -> np.ndarray:
         _, frm, amount, _ = st.leech[0]
         t[5, 1] = amount
         t[5, 2] = rel[frm] + 1
+    if st.phase == R.ACTION and st.ctx[R.X_TCULT]:
+        mask = st.ctx[R.X_TCULT]
+        t[5, 3] = (mask & -mask).bit_length()  # the track decided: Fire 1 .. Air 4
+        t[5, 4] = bin(mask).count("1")
     # player table (plane 94)
     t = obs[:, :, 94]
     x = st.ctx

@@ -14,7 +14,14 @@ turns every command into our actions and lets our engine play the game, checking
 Our engine decides leech offers right after the builder's turn, where the online engine let the
 receiver decide later; the driver therefore takes each decision from the receiver's next leech
 or decline command, wherever it is in the ledger (the strict-leech option guarantees it comes
-before the receiver's next action). Every problem, from a malformed or unknown line to a
+before the receiver's next action). The answer's timing matters to the builder only when it is
+the Cultists, whose reward (a cult step, or 1 power when all decline) comes with the last
+answer: an offer of theirs that the ledger answers after their next action is postponed
+(:meth:`TerraMysticaState.postpone_leech`) and brought back to be decided right after the turn
+the ledger answers it in. Two more orders of the online engine are followed the same way: a cult
+step owed by an action but written after the player's next action (the last player in a round
+may pass first) is played in the action's turn, and ``-TRACK`` before a town tile declines that
+track's step to 10 when our engine asks. Every problem, from a malformed or unknown line to a
 command our engine rejects or a resource mismatch, raises :class:`ReplayError` naming the file
 (when there is one), the ledger line and the reason.
 """
@@ -30,7 +37,7 @@ from typing import Any
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.terra_mystica import actions as A
 from stratagem.envs.terra_mystica.factions import FACTION_NAMES
-from stratagem.envs.terra_mystica.fields import P1, P2, P3, VP, C, P, W
+from stratagem.envs.terra_mystica.fields import P1, P2, P3, PASSED, VP, C, P, W
 from stratagem.envs.terra_mystica.map import (
     BRIDGE_SLOT_OF,
     COLOR_NAMES,
@@ -48,10 +55,12 @@ from stratagem.envs.terra_mystica.rules import (
     SETUP_DWELLING,
     X_ACTIONS,
     X_CSTEPS,
+    X_TCULT,
     X_WP,
     TerraMysticaGame,
     TerraMysticaState,
 )
+from stratagem.envs.terra_mystica.rules import X_CULT as X_CULT_CHOICES
 from stratagem.envs.terra_mystica.tiles import BONUS_NAMES, CULT_NAMES, FAVORS, SCORING_NAMES, TOWNS
 
 __all__ = [
@@ -389,6 +398,15 @@ class _Driver:
                 raise _error(row.line, f"{row.faction} has no setup row")
             self.rows_of[row.faction].append(i)
         self.max_row_applied: dict[str, int] = {f: -1 for f in ledger.factions}
+        # '-TRACK' commands waiting for the town tile whose step to 10 they decline
+        self.declines: dict[str, list[tuple[int, LedgerRow, str]]] = {
+            f: [] for f in ledger.factions
+        }
+        # the ledger answer (row, command) of every offer postponed in the state, in its order
+        self.late_rows: list[tuple[int, int]] = []
+        # postponed offers brought back to be decided, and the answers kept for them
+        self.resumed: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.reserved: set[tuple[int, int]] = set()
 
     # ----------------------------------------------------------------- checks
     def _compare(self, row: LedgerRow) -> None:
@@ -430,13 +448,19 @@ class _Driver:
         faction = self.ledger.factions[p]
         key = what.lower()
         if key == "turn over":
+            self._unused_declines(faction)
             for i in self.rows_of[faction]:
                 if not self.ledger.rows[i].checked:
                     self._maybe_check(i)
             return
         if key == "nothing to leech":
             _, frm, amount, _ = st.leech[0]
-            found = self._find_leech(faction, self.ledger.factions[frm], (amount, 0))
+            if st.leech[0] in self.resumed:
+                i, j = self.resumed.pop(st.leech[0])
+                self.reserved.discard((i, j))
+                found = (i, j)
+            else:
+                found = self._find_leech(faction, self.ledger.factions[frm], (amount, 0))
             if found is not None:
                 self._consume(found[0], found[1])
                 self._maybe_check(found[0])
@@ -494,6 +518,35 @@ class _Driver:
                 line=row.line,
             ) from exc
         self.actions += 1
+        self._town_tops()
+
+    def _unused_declines(self, faction: str) -> None:
+        """Refuse a ``-TRACK`` left over once the town tile it was for has been taken."""
+        if self.declines[faction]:
+            _, row, cmd = self.declines[faction][0]
+            raise ReplayError(
+                f"ledger line {row.line} ({faction}: '{cmd}'): no town tile took this track "
+                "to 10; our engine declines only a town's step to the top",
+                line=row.line,
+            )
+
+    def _town_tops(self) -> None:
+        """Decide a town tile's steps to 10: declined where the ledger said ``-TRACK`` before.
+
+        The online engine takes the key for the tracks in an arbitrary order; a player who
+        wants another track at the top lowers the first one beforehand (``-WATER. +TW5``).
+        """
+        st = self.state
+        while st.phase == ACTION and st.ctx[X_TCULT]:
+            mask = st.ctx[X_TCULT]
+            track = (mask & -mask).bit_length() - 1
+            declines = self.declines[self.ledger.factions[st.current_player]]
+            k = next((k for k, d in enumerate(declines) if d[0] == track), None)
+            action = A.X_CULT + track if k is None else A.X_DISCARD
+            if k is not None:
+                del declines[k]
+            st.apply(action)
+            self.actions += 1
 
     def _first_global_action(self) -> tuple[int, str] | None:
         """Faction and row of the first unconsumed command that is a player's own action."""
@@ -551,6 +604,8 @@ class _Driver:
         ``None`` when the receiver took an action first (the engine's implicit decline).
         """
         for i, j, cmd in self._pending(faction):
+            if (i, j) in self.reserved:
+                continue  # the answer of a postponed offer
             m = re.match(r"^(leech|decline)(?: (\d+))?(?: from (\w+))?$", cmd, re.IGNORECASE)
             if m:
                 who = (m.group(3) or "").lower()
@@ -569,13 +624,27 @@ class _Driver:
     def _leech(self, faction: str) -> None:
         st = self.state
         q, frm, amount = st.leech_offer()
-        actual = leech_amount(st.pd[q], amount)
-        found = self._find_leech(faction, self.ledger.factions[frm], (amount, actual))
-        if found is None:
-            self.state.apply(A.X_DECLINE)  # the receiver acted first: implicit decline
-            self.actions += 1
-            return
-        i, j, cmd, accept = found
+        offer = st.leech[0]
+        if offer in self.resumed:
+            i, j = self.resumed.pop(offer)
+            self.reserved.discard((i, j))
+            cmd = self.ledger.rows[i].commands[j]
+            accept = cmd.lower().startswith("leech")
+        else:
+            actual = leech_amount(st.pd[q], amount)
+            builder = self.ledger.factions[frm]
+            found = self._find_leech(faction, builder, (amount, actual))
+            if found is None:
+                self.state.apply(A.X_DECLINE)  # the receiver acted first: implicit decline
+                self.actions += 1
+                return
+            i, j, cmd, accept = found
+            if builder == "cultists" and self._acts_before(i, builder):
+                # answered after the Cultists' next action: what it gives them comes then
+                st.postpone_leech()
+                self.late_rows.append((i, j))
+                self.reserved.add((i, j))
+                return
         row = self.ledger.rows[i]
         for k in range(j):
             m = re.match(r"^burn (\d+)$", row.commands[k], re.IGNORECASE)
@@ -587,6 +656,53 @@ class _Driver:
         self._consume(i, j)
         self._apply(A.X_ACCEPT if accept else A.X_DECLINE, row, cmd)
         self._maybe_check(i)
+
+    def _acts_before(self, index: int, faction: str | None = None) -> bool:
+        """Whether a command of ``faction`` (any faction: None) before ledger row ``index`` waits.
+
+        Only the players' own actions count: leech answers, cult steps, engine rows and
+        no-ops come where our engine asks for them.
+        """
+        for i in range(index):
+            row = self.ledger.rows[i]
+            if faction is not None and row.faction != faction:
+                continue
+            for j, cmd in enumerate(row.commands):
+                if row.done[j] or (i, j) in self.reserved:
+                    continue
+                if _is_leech(cmd) or _is_engine_row(cmd) or _is_noop(cmd) or _is_cult_gain(cmd):
+                    continue
+                return True
+        return False
+
+    def _resume_due(self, round_ends: bool) -> None:
+        """Bring back the postponed offers the ledger answers right after the current turn.
+
+        That is when every player's own action before the answer's row has been played, or
+        at the round's end at the latest.
+        """
+        st = self.state
+        for k in reversed(range(len(self.late_rows))):
+            i, j = self.late_rows[k]
+            if round_ends or not self._acts_before(i):
+                offer = st.late[k]
+                st.resume_leech(k)
+                del self.late_rows[k]
+                self.resumed[offer] = (i, j)
+
+    def _owed_cult_step(self, faction: str) -> tuple[int, int, str] | None:
+        """The faction's next ``+TRACK``, owed by an action and written after other commands.
+
+        The online engine lets the last player still in the round choose a favor's or a
+        bonus tile's cult step after its next action, even after passing (``Action FAV6``,
+        ``Pass BON7``, ``+AIR``); our engine asks for it within the action's turn.
+        """
+        for i, j, cmd in self._pending(faction):
+            if _is_cult_gain(cmd):
+                return i, j, cmd
+            if _is_engine_row(cmd):
+                return None  # not past the end of the round
+        return None
 
     def _cultist(self, faction: str) -> None:
         for i, j, cmd in self._pending(faction):
@@ -666,6 +782,14 @@ class _Driver:
                     f"a decision ({st.decision()})",
                 )
             i, j, cmd = item
+            if (
+                st.phase == ACTION
+                and st.ctx[X_CULT_CHOICES]
+                and not st.ctx[X_TCULT]
+                and self._starts_action(cmd)
+            ):
+                # no next action while a cult step is owed: its choice is written later
+                i, j, cmd = self._owed_cult_step(faction) or item
             row = self.ledger.rows[i]
             if turn_row is None:
                 turn_row = i
@@ -687,6 +811,7 @@ class _Driver:
                 return
 
     def _end_turn(self, faction: str) -> None:
+        self._resume_due(round_ends=False)
         self.state.apply(A.X_END)
         self.actions += 1
 
@@ -853,6 +978,9 @@ class _Driver:
             else:
                 k = tile_number(m.group(1), "BON", len(BONUS_NAMES))
                 action = A.A_PASS + k - 1 if k <= 9 else A.X_PASS_BON10
+            if st.phase == ACTION:
+                last = all(st.pd[q][PASSED] for q in range(st.n) if q != p)
+                self._resume_due(round_ends=last)
             self._apply(action, row, cmd)
             return True
         m = re.match(r"^\+(\d*)fav(\d+)$", low)
@@ -867,6 +995,8 @@ class _Driver:
             action = A.A_TOWN + k if k < 5 else A.X_TOWN + k - 5
             for _ in range(int(m.group(1) or 1)):
                 self._apply(action, row, cmd)
+            if TOWNS[k].cult_steps:
+                self._unused_declines(row.faction)
             return True
         m = re.match(r"^\+(\d*)(fire|water|earth|air)$", low)
         if m:
@@ -886,6 +1016,12 @@ class _Driver:
             return True
         if low == "-spade":
             self._apply(A.X_DISCARD, row, cmd)
+            return True
+        m = re.match(r"^-(\d*)(fire|water|earth|air)$", low)
+        if m:
+            # lowering a track before a town tile (engine's TW5 work-around): its step to 10
+            # is declined when the tile comes (see _town_tops)
+            self.declines[row.faction].append((cult_of(m.group(2)), row, cmd))
             return True
         raise _error(row.line, f"cannot translate command '{cmd}'")
 

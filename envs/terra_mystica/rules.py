@@ -16,7 +16,11 @@ Every decision is a player's action, the out-of-turn ones included:
   ``end turn`` (passing ends the turn by itself).
 * **Leech**: when the turn is over, every offer made by its builds is decided by the receiving
   player, in offer order (turn order after the builder); a Cultists' offer accepted gives the
-  Cultists a cult step to place at once; all declined gives them 1 power (errata).
+  Cultists a cult step to place at once; all declined gives them 1 power (errata). (A replay of a
+  real game may postpone an offer past later turns, as the online engine allowed: see
+  :meth:`TerraMysticaState.postpone_leech`.)
+* **Town tiles** with cult steps (TW5, TW6): each track the steps would take to 10 is the
+  player's choice, to 10 with a key or ``decline`` (it stays at 9).
 * **Cult-reward spades** at the end of a round are placed by each player in the next round's
   turn order before the ordinary income.
 
@@ -73,6 +77,7 @@ from stratagem.envs.terra_mystica.fields import (
     DIG,
     FAV6_USED,
     FAVS,
+    KEY,
     MAXP,
     NB,
     P1,
@@ -160,7 +165,9 @@ X_BRIDGE = 14  # bridge to place
 X_WP = 15  # Darklings' stronghold conversion pending
 X_INCOME = 16  # 1 while placing cult-reward spades (passed: no BON4, no teleport, no build)
 X_NODECL = 17  # 1 when the held spades were dug: they may not be thrown away
-CTX_SIZE = 18
+X_TCULT = 18  # tracks a town tile's cult steps would take to 10 and the player still decides
+X_TSTEPS = 19  # the steps that town tile gives on every track (TW5: 1, TW6: 2)
+CTX_SIZE = 20
 
 POWER_ACTION_COST = (3, 3, 4, 4, 4, 6)
 _SH_ACTION_FACTIONS = {AUREN, CHAOSMAGICIANS, GIANTS, NOMADS, SWARMLINGS, WITCHES}
@@ -414,6 +421,8 @@ class TerraMysticaGame(Game):
         st.leech = ()
         st.lid = 0
         st.lstat = (0, 0, 0)  # lid, accepted, declined of the offers being decided
+        st.late = ()  # offers a replay postponed (receiver, builder, power, lid)
+        st.lstats = ()  # lid, accepted, declined of builds with postponed offers
         st.cpend = 0
         st.inc_queue = ()
         st.inc_spades = (0,) * n
@@ -467,6 +476,8 @@ class TerraMysticaState(State):
         phase: One of the ``PHASE_NAMES`` indices (who decides what).
         act: The player whose turn it is (or who places cult-reward spades), -1 in setup.
         final: Final VP per player once the game is over (``None`` before).
+        late: Leech offers a replay postponed (receiver, builder, power, build id); empty in
+            play (see :meth:`postpone_leech`).
     """
 
     game: TerraMysticaGame
@@ -494,9 +505,11 @@ class TerraMysticaState(State):
         "game",
         "inc_queue",
         "inc_spades",
+        "late",
         "leech",
         "lid",
         "lstat",
+        "lstats",
         "mine",
         "mriv",
         "n",
@@ -546,6 +559,8 @@ class TerraMysticaState(State):
         c.order = self.order
         c.pass_order = self.pass_order
         c.leech = self.leech
+        c.late = self.late
+        c.lstats = self.lstats
         c.lid = self.lid
         c.lstat = self.lstat
         c.cpend = self.cpend
@@ -637,6 +652,8 @@ class TerraMysticaState(State):
         out.update({k: getattr(self, k) for k in self._INT_FIELDS})
         out["pd"] = [list(d) for d in self.pd]
         out["leech"] = [list(o) for o in self.leech]
+        out["late"] = [list(o) for o in self.late]
+        out["lstats"] = [list(o) for o in self.lstats]
         out["setup_queue"] = [list(x) for x in self.setup_queue]
         out["current_player"] = self.current_player
         out["final"] = self.final
@@ -693,6 +710,12 @@ class TerraMysticaState(State):
             if not isinstance(data[key], list):
                 raise InvalidStateError(f"terra_mystica: '{key}' must be a list")
         st.leech = tuple(tuple(ints(o, "leech", 4)) for o in data["leech"])
+        # absent from the states saved before a replay could postpone an offer
+        for key in ("late", "lstats"):
+            if not isinstance(data.get(key, []), list):
+                raise InvalidStateError(f"terra_mystica: '{key}' must be a list")
+        st.late = tuple(tuple(ints(o, "late", 4)) for o in data.get("late", []))
+        st.lstats = tuple(tuple(ints(o, "lstats", 3)) for o in data.get("lstats", []))
         st.setup_queue = tuple(tuple(ints(x, "setup_queue", 2)) for x in data["setup_queue"])
         if not all(0 <= f < len(FACTIONS) for f in st.fac):
             raise InvalidStateError("terra_mystica: faction id out of range")
@@ -775,6 +798,8 @@ class TerraMysticaState(State):
         if self.phase != ACTION:
             return PHASE_NAMES[self.phase]
         x = self.ctx
+        if x[X_TCULT]:
+            return "town cult step"
         if x[X_WP]:
             return "darklings conversion"
         if x[X_TW] or x[X_FAV]:
@@ -824,7 +849,12 @@ class TerraMysticaState(State):
             return frozenset(out)
         x = self.ctx
         self._free_actions(p, out)
-        if x[X_WP] or x[X_TW] or x[X_FAV]:
+        if x[X_TCULT]:
+            # the town's steps on the lowest undecided track: to 10 (a key), or stop at 9
+            track = (x[X_TCULT] & -x[X_TCULT]).bit_length() - 1
+            out.append(A.X_CULT + track)
+            out.append(A.X_DISCARD)
+        elif x[X_WP] or x[X_TW] or x[X_FAV]:
             if x[X_WP]:
                 w = self.pd[p][W]
                 out.extend(A.X_WP + k for k in range(min(3, w) + 1))
@@ -1234,6 +1264,7 @@ class TerraMysticaState(State):
         if ph == CULTIST:
             p = self.fac.index(CULTISTS)
             advance_cult(self.pd, p, a - A.X_CULT, 1)
+            self.pd[p][BLOCKED] = 0  # out of their turn: no key comes to lift it
             self.cpend -= 1
             self._resolve()
             return
@@ -1248,7 +1279,10 @@ class TerraMysticaState(State):
             self._end_turn()
             return
         elif a == A.X_DISCARD:
-            self.ctx[X_SPADES] = 0
+            if self.ctx[X_TCULT]:
+                self._town_top(p, take=False)
+            else:
+                self.ctx[X_SPADES] = 0
         elif a == A.X_DIG1:
             if not self.ctx[X_SPADES]:
                 self._start_action(p)
@@ -1264,6 +1298,8 @@ class TerraMysticaState(State):
             self._take_town(p, a - A.A_TOWN if a < A.PAPER_SIZE else a - A.X_TOWN + 5)
         elif A.X_FAV <= a < A.X_FAV + 12:
             self._take_favor(p, a - A.X_FAV)
+        elif A.X_CULT <= a < A.X_CULT + 4 and self.ctx[X_TCULT]:
+            self._town_top(p, take=True)
         elif A.X_CULT <= a < A.X_CULT + 4:
             self.ctx[X_CULT] -= 1
             advance_cult(self.pd, p, a - A.X_CULT, self.ctx[X_CSTEPS])
@@ -1684,9 +1720,8 @@ class TerraMysticaState(State):
             gain_priests(d, t.priests)
         if t.power:
             gain_power(d, t.power)
-        for track in range(4):
-            if t.cult_steps:
-                advance_cult(self.pd, p, track, t.cult_steps)
+        if t.cult_steps:
+            self._town_cult(p, t.cult_steps)
         if t.ship:
             self._gain_ship(p)
             if self.fac[p] == FAKIRS and d[CARPET] < 4:
@@ -1697,6 +1732,54 @@ class TerraMysticaState(State):
             d[VP] += 5
         elif self.fac[p] == SWARMLINGS:
             d[W] += 3
+
+    def _town_cult(self, p: int, steps: int) -> None:
+        """A town tile's steps on every track (TW5, TW6); the player decides the ones to 10.
+
+        A step that would reach 10 spends a key, and the player may decline it: the engine lets
+        a player lower a track at 8 or 9 before taking the tile (``-WATER. +TW5``, the
+        ``command_adjust_resources`` exception "needed to work around the TW5 issue"), which
+        leaves it at 9 with the key kept, or the key for another track when there are fewer
+        keys than tracks at the top. So each such track becomes a decision (lowest track
+        first): ``+TRACK`` takes it to 10, ``decline`` leaves it at 9. The other tracks move
+        at once.
+        """
+        pd = self.pd
+        mask = 0
+        for track in range(4):
+            pos = pd[p][CULT + track]
+            if pos < 10 <= pos + steps and not any(
+                q != p and e[CULT + track] == 10 for q, e in enumerate(pd)
+            ):
+                mask |= 1 << track
+            else:
+                advance_cult(pd, p, track, steps)
+        self.ctx[X_TCULT] = mask
+        self.ctx[X_TSTEPS] = steps
+        self._settle_town_cult(p)
+
+    def _settle_town_cult(self, p: int) -> None:
+        """Move on the tracks left without a choice: with no key the marker stops at 9.
+
+        It stops *blocked* there, as any step to 10 without a key does (a key won later in
+        the turn still takes it up).
+        """
+        x = self.ctx
+        while x[X_TCULT] and self.pd[p][KEY] < 1:
+            track = (x[X_TCULT] & -x[X_TCULT]).bit_length() - 1
+            x[X_TCULT] &= x[X_TCULT] - 1
+            advance_cult(self.pd, p, track, x[X_TSTEPS])
+        if not x[X_TCULT]:
+            x[X_TSTEPS] = 0
+
+    def _town_top(self, p: int, take: bool) -> None:
+        """Decide the lowest undecided track of a town tile: to 10, or stay at 9."""
+        x = self.ctx
+        track = (x[X_TCULT] & -x[X_TCULT]).bit_length() - 1
+        x[X_TCULT] &= x[X_TCULT] - 1
+        pos = self.pd[p][CULT + track]
+        advance_cult(self.pd, p, track, x[X_TSTEPS] if take else 9 - pos)
+        self._settle_town_cult(p)
 
     def _take_bonus(self, p: int, tile: int) -> None:
         d = self.pd[p]
@@ -1731,6 +1814,7 @@ class TerraMysticaState(State):
         self.pd[p][BLOCKED] = 0
 
     def _end_turn(self) -> None:
+        self.pd[self.act][BLOCKED] = 0  # a key can no longer come this turn
         self._trace_row(self.act, "turn over")
         x = self.ctx
         for i in range(CTX_SIZE):
@@ -1766,7 +1850,7 @@ class TerraMysticaState(State):
             if got:
                 d[VP] -= got - 1
             self._trace_row(q, "leech")
-            first = not (self.lstat[0] == lid and self.lstat[1])
+            first = not self._answers(lid)[0]
             if self.fac[frm] == CULTISTS and first:
                 self.cpend += 1
                 self._trace_row(frm, "[opponent accepted power]")
@@ -1774,22 +1858,83 @@ class TerraMysticaState(State):
             self._trace_row(q, "decline")
         self._pop_offer(accept)
 
+    def _answers(self, lid: int) -> tuple[int, int]:
+        """(accepted, declined) so far of the offers of build ``lid``, postponed ones included."""
+        if self.lstat[0] == lid:
+            return self.lstat[1], self.lstat[2]
+        for lst, acc, dec in self.lstats:
+            if lst == lid:
+                return acc, dec
+        return 0, 0
+
     def _pop_offer(self, accepted: bool | None) -> None:
         _, frm, _, lid = self.leech[0]
         self.leech = self.leech[1:]
-        lst, acc, dec = self.lstat
-        if lst != lid:
-            lst, acc, dec = lid, 0, 0
+        acc, dec = self._answers(lid)
         if accepted is True:
             acc = 1
         elif accepted is False:
             dec = 1
-        self.lstat = (lst, acc, dec)
+        self.lstat = (lid, acc, dec)
+        self.lstats = tuple(o for o in self.lstats if o[0] != lid)
         if self.leech and self.leech[0][3] == lid:
+            return
+        if any(o[3] == lid for o in self.late):
+            # a postponed answer is still to come: the build's outcome waits for it
+            self.lstats = (*self.lstats, self.lstat)
             return
         if self.fac[frm] == CULTISTS and self.game.cultists_errata and dec and not acc:
             gain_power(self.pd[frm], 1)
             self._trace_row(frm, "[all opponents declined power]")
+
+    # ----------------------------------------------------------------- postponed offers
+    def postpone_leech(self) -> None:
+        """Leave the offer being decided unanswered for now (replays of real games only).
+
+        The online engine lets a receiver answer an offer any time before its own next action,
+        and applies what follows from the answers (the Cultists' cult step or power) when the
+        last one arrives, which may be after the builder's next turn; our game asks right after
+        the builder's turn. A replay postpones an offer that the ledger answers that late, and
+        brings it back with :meth:`resume_leech` where the ledger answers it, so that the
+        Cultists' bowls and tracks follow the same order as in the real game. No agent action
+        does this: the game's own rules stay "every offer is decided after the turn".
+
+        Raises:
+            ValueError: Outside the leech phase.
+        """
+        if self.phase != LEECH:
+            raise ValueError("terra_mystica: only an offer being decided can be postponed")
+        offer = self.leech[0]
+        lid = offer[3]
+        self.leech = self.leech[1:]
+        self.late = (*self.late, offer)
+        acc, dec = self._answers(lid)
+        self.lstat = (lid, acc, dec)
+        if not (self.leech and self.leech[0][3] == lid):
+            self.lstats = (*(o for o in self.lstats if o[0] != lid), self.lstat)
+        self._legal = None
+        self._resolve()
+
+    def resume_leech(self, index: int) -> None:
+        """Bring back postponed offer ``index`` of :attr:`late`: decided right after this turn.
+
+        It goes before the offers made by this turn (it is older), and its answer then
+        finishes its build's outcome as if it had been given in time.
+
+        Raises:
+            ValueError: Outside a turn's action phase, or for no such postponed offer.
+        """
+        if self.phase != ACTION:
+            raise ValueError("terra_mystica: a postponed offer comes back during a turn only")
+        if not 0 <= index < len(self.late):
+            raise ValueError(f"terra_mystica: no postponed offer {index}")
+        offer = self.late[index]
+        self.late = self.late[:index] + self.late[index + 1 :]
+        k = 0
+        while k < len(self.leech) and self.leech[k][3] <= offer[3]:
+            k += 1
+        self.leech = (*self.leech[:k], offer, *self.leech[k:])
+        self._legal = None
 
     def _next_turn(self) -> None:
         if all(d[PASSED] for d in self.pd):

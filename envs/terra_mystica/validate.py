@@ -296,6 +296,25 @@ def _check_flow(st: TerraMysticaState) -> None:
         last = lid
     if st.leech and phase not in (R.ACTION, R.LEECH, R.CULTIST):
         raise _bad("leech", "holds offers outside a turn")
+    # offers a replay postponed, and the answers so far of their builds
+    for k, offer in enumerate(st.late):
+        q, frm, amount, lid = offer
+        _range(q, 0, n - 1, f"late[{k}][0]")
+        _range(frm, 0, n - 1, f"late[{k}][1]")
+        if q == frm:
+            raise _bad(f"late[{k}]", "offers a player its own power")
+        _range(amount, 1, MAX_SMALL, f"late[{k}][2]")
+        _range(lid, 1, st.lid, f"late[{k}][3]")
+    if st.late and phase not in (R.ACTION, R.LEECH, R.CULTIST):
+        raise _bad("late", "holds postponed offers outside the rounds' turns")
+    waiting = {o[3] for o in st.late} | {o[3] for o in st.leech}
+    seen: set[int] = set()
+    for k, (lid, acc, dec) in enumerate(st.lstats):
+        if lid in seen or lid not in waiting:
+            raise _bad(f"lstats[{k}]", "must be the one record of a build with offers waiting")
+        seen.add(lid)
+        _range(acc, 0, 1, f"lstats[{k}][1]")
+        _range(dec, 0, 1, f"lstats[{k}][2]")
     lst, acc, dec = st.lstat
     _range(lst, 0, st.lid, "lstat[0]")
     _range(acc, 0, 1, "lstat[1]")
@@ -364,12 +383,20 @@ def _check_ctx(st: TerraMysticaState, R: Any) -> None:
         R.X_TW: (0, MAX_SMALL),
         R.X_CULT: (0, MAX_SMALL),
         R.X_CSTEPS: (0, 3),
+        R.X_TCULT: (0, 15),
+        R.X_TSTEPS: (0, 2),
     }
     for i in range(R.CTX_SIZE):
         lo, hi = bounds.get(i, (0, 1))
         _range(x[i], lo, hi, f"ctx[{i}]")
     if x[R.X_TELE] >= 0 and x[R.X_TELE] not in _LAND:
         raise _bad(f"ctx[{R.X_TELE}]", "must be a land hex reached by tunnel or carpet")
+    if bool(x[R.X_TCULT]) != bool(x[R.X_TSTEPS]):
+        raise _bad(f"ctx[{R.X_TCULT}]", "town cult steps need their number of steps and back")
+    for track in range(4):
+        pos = st.pd[st.act][CULT + track]
+        if x[R.X_TCULT] >> track & 1 and not pos < 10 <= pos + x[R.X_TSTEPS]:
+            raise _bad(f"ctx[{R.X_TCULT}]", f"marks track {track}, not taken to 10 by the steps")
     if x[R.X_INCOME] != (st.phase == R.INCOME_SPADES):
         raise _bad(f"ctx[{R.X_INCOME}]", "must be 1 exactly while cult-reward spades are placed")
     if len(set(st.build_locs)) != len(st.build_locs) or len(st.build_locs) > 3:
