@@ -23,15 +23,8 @@ __all__ = ["PrismataBotAgent", "PrismataRuleBasedAgent"]
 
 
 def _signature(state: PrismataState) -> tuple[Any, ...]:
-    return (
-        state.current_player,
-        state.phase,
-        state.pending,
-        state.turn,
-        state.res,
-        state.u,
-        state.live,
-    )
+    """What must match for a planned turn to go on: the position (see ``position_key``)."""
+    return state.position_key()
 
 
 class PrismataBotAgent(BaseAgent):

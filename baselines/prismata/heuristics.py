@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from stratagem.envs.prismata.cards import CARDS, NUM_CARDS, card_by_name
 from stratagem.envs.prismata.data import (
-    BUILD,
     C_ABILITY,
     C_BLOCK,
     C_CHARGES,
@@ -24,13 +23,6 @@ from stratagem.envs.prismata.data import (
     C_HP,
     C_START,
     C_TARGET,
-    CHARGES,
-    DELAY,
-    HP,
-    LIFE,
-    STATUS,
-    USED,
-    K,
 )
 from stratagem.envs.prismata.rules import PrismataState
 
@@ -46,6 +38,7 @@ __all__ = [
     "buy_highest_cost",
     "current_value",
     "damage_loss_attack",
+    "damage_loss_of_record",
     "damage_loss_will",
     "will_score_sum",
 ]
@@ -155,35 +148,30 @@ HAS_START = tuple(c.start is not None and c.start.has_effect for c in CARDS)
 
 def can_block_only(state: PrismataState, p: int, s: int) -> bool:
     """The unit is a plain blocker: no start script, no target, no usable ability left."""
-    u = state.u[p]
-    b = s * K
-    t = u[b]
+    return _block_only(state.unit_card(p, s), state.unit_charges(p, s))
+
+
+def _block_only(t: int, charges: int) -> bool:
+    """:func:`can_block_only` of a unit of card ``t`` with ``charges`` left (hot loops)."""
     if not C_BLOCK[t] or HAS_START[t] or C_TARGET[t] is not None:
         return False
     if C_HAS_ABILITY[t]:
         if C_CHARGES[t] == 0:
             return False
-        if u[b + CHARGES] >= 1:
+        if charges >= 1:
             return False
     return True
 
 
 def _count_ready(state: PrismataState, p: int, card: int, max_build: int = 1) -> int:
-    u = state.u[p]
-    n = 0
-    for s in state.live[p]:
-        b = s * K
-        if u[b] == card and u[b + BUILD] <= max_build:
-            n += 1
-    return n
+    return state.count_built_within(p, card, max_build)
 
 
 def resonance_attack(state: PrismataState, p: int, card: int) -> int:
     """Attack this card adds through resonance: as the resonated-with type and as resonator."""
     attack = 0
-    in_game = state._cs.in_game
     for r in RESONATE_TO[card]:
-        if in_game[r]:
+        if state.card_in_game(r):
             attack += RESONATE_GAIN[r][5] * _count_ready(state, p, r)
     for f in RESONATE_FROM[card]:
         attack += RESONATE_GAIN[card][5] * _count_ready(state, p, f)
@@ -192,8 +180,7 @@ def resonance_attack(state: PrismataState, p: int, card: int) -> int:
 
 def resonators_ready(state: PrismataState, p: int, card: int) -> int:
     """Units of types that resonate with ``card`` (built or one turn from it)."""
-    in_game = state._cs.in_game
-    return sum(_count_ready(state, p, r) for r in RESONATE_TO_ALL[card] if in_game[r])
+    return sum(_count_ready(state, p, r) for r in RESONATE_TO_ALL[card] if state.card_in_game(r))
 
 
 def resonatees_ready(state: PrismataState, p: int, card: int) -> int:
@@ -208,20 +195,31 @@ def damage_loss_will(
 
     ``hp`` replaces the unit's health (simulations that track damage without a state).
     """
-    u = state.u[p]
-    b = s * K
-    life = u[b + LIFE]
+    return damage_loss_of_record(state, p, state.unit_record(p, s), damage, hp)
+
+
+def damage_loss_of_record(
+    state: PrismataState,
+    p: int,
+    record: tuple[int, ...],
+    damage: int,
+    hp: int | None = None,
+) -> float:
+    """:func:`damage_loss_will` of a unit given by its :meth:`~PrismataState.unit_record`.
+
+    For simulations that value the same units many times (the breach-loss estimate): they
+    read each record once.
+    """
+    t, unit_hp, _chill, _build, delay, life, charges, _status = record
     if life == 1 or damage == 0:
         return 0.0
-    t = u[b]
     if hp is None:
-        hp = u[b + HP]
-    charge_loss = (1.0 / (1 + u[b + CHARGES])) * EPSILON if C_CHARGES[t] else 0.0
+        hp = unit_hp
+    charge_loss = (1.0 / (1 + charges)) * EPSILON if C_CHARGES[t] else 0.0
     life_loss = (1.0 / life) * EPSILON if life > 0 else 0.0
-    delay = u[b + DELAY]
     exhaust_loss = delay * EPSILON if delay > 0 else 0.0
     tie = charge_loss + life_loss + exhaust_loss
-    block_only = can_block_only(state, p, s)
+    block_only = _block_only(t, charges)
     linear = block_only or HEALTH_USER_ONLY[t]
     resonate = (
         resonance_attack(state, p, t) * WEIGHTS[5] if (RESONATE_TO[t] or RESONATE_FROM[t]) else 0.0
@@ -249,18 +247,16 @@ def damage_loss_will(
 
 def current_value(state: PrismataState, p: int, s: int) -> float:
     """Will-score value of a unit as it stands (its loss if it died now)."""
-    return damage_loss_will(state, p, s, state.u[p][s * K + HP])
+    return damage_loss_will(state, p, s, state.unit_hp(p, s))
 
 
 def attack_produced(state: PrismataState, p: int, s: int) -> int:
     """Attack the unit makes per turn (its click while it has charges, its start script)."""
-    u = state.u[p]
-    b = s * K
-    if u[b + LIFE] == 1:
+    if state.unit_lifespan(p, s) == 1:
         return 0
-    t = u[b]
+    t = state.unit_card(p, s)
     attack = START_ATTACK[t]
-    if not C_CHARGES[t] or u[b + CHARGES] > 0:
+    if not C_CHARGES[t] or state.unit_charges(p, s) > 0:
         attack += ABILITY_ATTACK[t]
     if RESONATE_FROM[t]:  # the reference counts resonance only for cards that resonate
         attack += RESONATE_GAIN[t][5] * resonatees_ready(state, p, t)
@@ -269,12 +265,10 @@ def attack_produced(state: PrismataState, p: int, s: int) -> int:
 
 def damage_loss_attack(state: PrismataState, p: int, s: int, damage: int) -> float:
     """Attack (and chill) lost if the unit takes ``damage``: the enemy's defense guess."""
-    u = state.u[p]
-    b = s * K
-    if u[b + LIFE] == 1:
+    if state.unit_lifespan(p, s) == 1:
         return 0.0
-    if damage >= u[b + HP]:
-        target = C_TARGET[u[b]]
+    if damage >= state.unit_hp(p, s):
+        target = C_TARGET[state.unit_card(p, s)]
         chill = target[1] if target is not None and not target[0] else 0
         return float(chill + attack_produced(state, p, s))
     return 0.0
@@ -282,18 +276,16 @@ def damage_loss_attack(state: PrismataState, p: int, s: int, damage: int) -> flo
 
 def defense_save_attackers(state: PrismataState, p: int, s: int) -> float:
     """Attack per health of a blocker: block with the ones that attack least first."""
-    u = state.u[p]
-    b = s * K
-    t = u[b]
+    t = state.unit_card(p, s)
     attack = ATTACK_OF[t]
-    if C_CHARGES[t] and u[b + CHARGES] == 0:
+    if C_CHARGES[t] and state.unit_charges(p, s) == 0:
         attack = 0
-    return attack / u[b + HP]
+    return attack / state.unit_hp(p, s)
 
 
 def snipe_highest_defense(state: PrismataState, p: int, s: int) -> float:
     """Snipe priority of the enemy's prediction: the biggest blocker first."""
-    return float(state.u[p][s * K + HP]) if state.can_block(p, s) else 0.0
+    return float(state.unit_hp(p, s)) if state.can_block(p, s) else 0.0
 
 
 def buy_highest_cost(state: PrismataState, p: int, card: int) -> float:
@@ -329,7 +321,7 @@ def buy_block_value(state: PrismataState, p: int, card: int) -> float:
 
 def will_score_sum(state: PrismataState, p: int) -> float:
     """Sum of the will-score values of ``p``'s units (the reference's WillScore evaluation)."""
-    return sum(current_value(state, p, s) for s in state.live[p])
+    return sum(current_value(state, p, s) for s in state.live_slots(p))
 
 
 def activate_order_key(state: PrismataState, p: int, s: int) -> tuple[int, int, int, int]:
@@ -337,23 +329,21 @@ def activate_order_key(state: PrismataState, p: int, s: int) -> tuple[int, int, 
 
     Lower card first, healthiest health-users first, most charges first, then the slot.
     """
-    u = state.u[p]
-    b = s * K
-    t = u[b]
+    t = state.unit_card(p, s)
     script = C_ABILITY[t]
     uses_hp = script is not None and script.hp_cost > 0
-    hp = u[b + HP]
+    hp = state.unit_hp(p, s)
     return (
         t,
         -hp if uses_hp else hp,
-        -u[b + CHARGES] if C_CHARGES[t] else 10000,
+        -state.unit_charges(p, s) if C_CHARGES[t] else 10000,
         s,
     )
 
 
 def is_clicked(state: PrismataState, p: int, s: int) -> bool:
     """The unit was clicked this turn."""
-    return state.u[p][s * K + STATUS] == USED
+    return state.unit_clicked(p, s)
 
 
 def clickable(card: int) -> bool:

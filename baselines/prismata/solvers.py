@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from stratagem.envs.prismata.data import HP, K
 from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = ["iso_key", "max_chill_used", "solve_blocks", "solve_blocks_with_loss"]
@@ -21,10 +20,9 @@ __all__ = ["iso_key", "max_chill_used", "solve_blocks", "solve_blocks_with_loss"
 LossFn = Callable[[PrismataState, int, int, int], float]
 
 
-def iso_key(u: list[int], s: int) -> tuple[int, ...]:
+def iso_key(state: PrismataState, player: int, s: int) -> tuple[int, ...]:
     """Units with equal keys are interchangeable (the reference's ``isIsomorphic``)."""
-    b = s * K
-    return tuple(u[b : b + K])
+    return state.unit_record(player, s)
 
 
 def solve_blocks(state: PrismataState, player: int, loss: LossFn) -> list[int]:
@@ -46,12 +44,11 @@ def solve_blocks_with_loss(
         attack = state.attack(1 - player)
     if attack <= 0:
         return [], 0.0
-    u = state.u[player]
     classes: list[list[int]] = []  # per class: slots
     keys: dict[tuple[int, ...], int] = {}
-    for s in state.live[player]:
+    for s in state.live_slots(player):
         if state.can_block(player, s):
-            key = iso_key(u, s)
+            key = state.unit_record(player, s)
             if key in keys:
                 classes[keys[key]].append(s)
             else:
@@ -60,7 +57,7 @@ def solve_blocks_with_loss(
     if not classes:
         return [], 0.0
     n = len(classes)
-    health = [u[c[0] * K + HP] for c in classes]
+    health = [state.unit_hp(player, c[0]) for c in classes]
     blocking = [0] * n
     best = {"loss": float("inf"), "counts": None, "last": -1}
     cache: dict[tuple[int, int], float] = {}

@@ -12,19 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stratagem.envs.prismata.data import (
-    ACTION,
-    C_ABILITY,
-    C_CHARGES,
-    C_TARGET,
-    CHARGES,
-    DELAY,
-    HP,
-    READY,
-    STATUS,
-    USED,
-    K,
-)
+from stratagem.envs.prismata.data import ACTION, C_ABILITY, C_TARGET
 from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = ["Turn"]
@@ -79,8 +67,7 @@ class Turn:
         """Apply ``action`` (must be legal) and record it."""
         self.state.apply(action)
         self.actions.append(action)
-        o = 6 * self.player
-        self._snaps.append(self.state.res[o : o + 6])
+        self._snaps.append(list(self.state.resources(self.player)))
 
     @property
     def acting(self) -> bool:
@@ -99,7 +86,7 @@ class Turn:
         s = self.state
         if not self.in_action or not s.can_use(self.player, slot):
             return False
-        if C_TARGET[s.u[self.player][slot * K]] is not None:
+        if C_TARGET[s.unit_card(self.player, slot)] is not None:
             return False
         self.do(self.lay.use0 + slot)
         return True
@@ -109,7 +96,7 @@ class Turn:
         s = self.state
         if not self.in_action or not s.can_use(self.player, slot):
             return False
-        if enemy_slot not in s._targets_for(slot):
+        if enemy_slot not in s.click_targets(self.player, slot):
             return False
         self.do(self.lay.use0 + slot)
         self.do(self.lay.target0 + enemy_slot)
@@ -141,16 +128,14 @@ class Turn:
             return False
         p = self.player
         s = self.state
-        u = s.u[p]
-        b = slot * K
-        if slot >= len(u) // K or u[b] < 0 or u[b + STATUS] != USED:
+        t = s.unit_card(p, slot)
+        if t < 0 or not s.unit_clicked(p, slot):
             return False
         use = self.lay.use0 + slot
         try:
             i = len(self.actions) - 1 - self.actions[::-1].index(use)
         except ValueError:
             return False
-        t = u[b]
         if C_TARGET[t] is not None and C_TARGET[t][0]:
             return False  # the reference cannot undo a snipe
         if not _simple_click(t):
@@ -171,17 +156,10 @@ class Turn:
                     return False
         if not commit:
             return True
-        o = 6 * p
-        for r in range(6):
-            s.res[o + r] += delta[r]
+        s.take_back_click(p, slot)
         for snap in self._snaps[i:]:
             for r in range(6):
                 snap[r] += delta[r]
-        u[b + STATUS] = READY
-        if C_CHARGES[t]:
-            u[b + CHARGES] += 1
-        u[b + HP] += script.hp_cost
-        u[b + DELAY] = 0
         del self.actions[i]
         del self._snaps[i]
         return True
@@ -194,7 +172,7 @@ class Turn:
         for i, a in enumerate(self.actions):
             if self.lay.use0 <= a < self.lay.block0:
                 slot = a - self.lay.use0
-                card = replay.u[p][slot * K]
+                card = replay.unit_card(p, slot)
                 script = C_ABILITY[card]
                 replay.apply(a)
                 if script is not None and script.selfsac and C_TARGET[card] is None:
@@ -218,12 +196,11 @@ class Turn:
         kept = [a for j, a in enumerate(self.actions) if j not in drop]
         replay = self.start.clone()
         snaps = []
-        o = 6 * p
         for a in kept:
             if a not in replay.legal_action_list():
                 return False
             replay.apply(a)
-            snaps.append(replay.res[o : o + 6])
+            snaps.append(list(replay.resources(p)))
         if not commit:
             return True
         self.state = replay

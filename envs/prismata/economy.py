@@ -3,8 +3,9 @@
 :class:`EconomyRules` is a mixin of :class:`~stratagem.envs.prismata.rules.PrismataState` that
 holds the rule internals of the action phase's economy: whether a click or a purchase is
 possible, and what it does. A mixin rather than functions, so that the state keeps these
-methods (the partial players and the turn builder call ``state._targets_for`` and
-``state._can_use``) and the hot loops keep their plain attribute lookups. The phase flow is in
+methods (its public queries, :meth:`can_use` and
+:meth:`~stratagem.envs.prismata.queries.StateQueries.click_targets`, answer through them) and
+the hot loops keep their plain attribute lookups. The phase flow is in
 :mod:`~stratagem.envs.prismata.phases`.
 """
 

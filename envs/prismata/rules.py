@@ -42,8 +42,10 @@ Our choices, where the reference's engine has machinery that an environment shou
 The code is split by concept: :mod:`~stratagem.envs.prismata.data` (phases, the unit record,
 per-card constants), :mod:`~stratagem.envs.prismata.cardset` (card sets and the ``cards``
 option), :mod:`~stratagem.envs.prismata.economy` (clicks and purchases),
-:mod:`~stratagem.envs.prismata.phases` (targets, blocks, breach, turn ends) and
-:mod:`~stratagem.envs.prismata.positions` (hand-made and saved positions); this module holds
+:mod:`~stratagem.envs.prismata.phases` (targets, blocks, breach, turn ends),
+:mod:`~stratagem.envs.prismata.queries` (the agents' public queries: per-unit facts, tallies,
+click targets, position keys) and :mod:`~stratagem.envs.prismata.positions` (hand-made and saved
+positions); this module holds
 :class:`PrismataGame` and :class:`PrismataState`, which composes the rule mixins.
 """
 
@@ -97,6 +99,7 @@ from stratagem.envs.prismata.data import (
 from stratagem.envs.prismata.economy import EconomyRules
 from stratagem.envs.prismata.phases import PhaseRules
 from stratagem.envs.prismata.positions import _parse_unit_spec, _state_from_dict
+from stratagem.envs.prismata.queries import StateQueries
 
 __all__ = [
     "ACTION",
@@ -319,8 +322,14 @@ class PrismataGame(Game):
         return _state_from_dict(self, data)
 
 
-class PrismataState(EconomyRules, PhaseRules, TwoPlayerState):
+class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
     """A Prismata position. Create it with :meth:`PrismataGame.new_initial_state`.
+
+    ``u``, ``live``, ``res`` and ``supply`` are the rules' packed storage, read and written by
+    the rules modules, observation and rendering only; agents ask the queries instead
+    (:class:`~stratagem.envs.prismata.queries.StateQueries`, :meth:`unit`, :meth:`resources`,
+    :meth:`can_use`, ...), which ``tests/test_prismata_encapsulation.py`` enforces for
+    ``stratagem.baselines.prismata``.
 
     Attributes:
         u: Per player, a flat list of ``K`` integers per unit slot (type, health, chill,

@@ -15,26 +15,23 @@ from stratagem.baselines.prismata import heuristics as H
 from stratagem.baselines.prismata.partial.common import (
     _APOLLO,
     ABILITY_COST,
+    CLICK_ATTACKS,
     ECON,
+    IS_CHILLER,
     NO_FILTER,
     CardFilter,
     PartialPlayer,
     _gain,
-    _is_chiller,
     _is_sniper,
 )
 from stratagem.baselines.prismata.turn import Turn
+from stratagem.envs.prismata.cards import NUM_CARDS
 from stratagem.envs.prismata.data import (
     ACTION,
     C_ABILITY,
     C_FRONT,
     C_HAS_ABILITY,
     C_TARGET,
-    CHILL,
-    HP,
-    STATUS,
-    USED,
-    K,
 )
 from stratagem.envs.prismata.rules import PrismataState
 
@@ -48,8 +45,8 @@ class EconomyDefault(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        for x in list(s.live[p]):
-            if ECON[s.u[p][x * K]] and s.can_use(p, x):
+        for x in list(s.live_slots(p)):
+            if ECON[s.unit_card(p, x)] and s.can_use(p, x):
                 turn.do(turn.lay.use0 + x)
 
 
@@ -70,18 +67,17 @@ class AttackDefault(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        attackers = [x for x in s.live[p] if H.ABILITY_ATTACK[s.u[p][x * K]] > 0]
+        attackers = s.live_slots_where(p, CLICK_ATTACKS)
         attackers.sort(key=lambda x: H.activate_order_key(s, p, x))
         while True:
             clicked = False
             for x in attackers:
                 s = turn.state
-                u = s.u[p]
-                t = u[x * K]
+                t = s.unit_card(p, x)
                 if t < 0 or t in self.filter:
                     continue
                 script = C_ABILITY[t]
-                if script is not None and script.hp_cost > 0 and u[x * K + HP] == script.hp_cost:
+                if script is not None and script.hp_cost > 0 and s.unit_hp(p, x) == script.hp_cost:
                     continue
                 if turn.use(x):
                     clicked = True
@@ -97,6 +93,10 @@ def _is_utility(t: int) -> bool:
         and not H.ABILITY_ATTACK[t]
         and not _gain(C_ABILITY[t], 0)
     )
+
+
+#: Per card: :func:`_is_utility`, for ``live_slots_where``.
+IS_UTILITY = tuple(_is_utility(i) for i in range(NUM_CARDS))
 
 
 class ActivateUtility(PartialPlayer):
@@ -116,19 +116,18 @@ class ActivateUtility(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        utility = [x for x in s.live[p] if _is_utility(s.u[p][x * K])]
+        utility = s.live_slots_where(p, IS_UTILITY)
         utility.sort(key=lambda x: H.activate_order_key(s, p, x))
         floor = 3 if s.count(1 - p, _APOLLO) > 0 else 0
         while True:
             clicked = False
             for x in utility:
-                u = turn.state.u[p]
-                t = u[x * K]
+                t = turn.state.unit_card(p, x)
                 # a slot freed by a unit that died this turn may hold another card now
                 if t < 0 or not _is_utility(t) or t in self.filter:
                     continue
                 cost = C_ABILITY[t].hp_cost
-                hp = u[x * K + HP]
+                hp = turn.state.unit_hp(p, x)
                 if cost > 0 and hp > floor and hp - cost <= floor:
                     continue
                 if turn.use(x):
@@ -147,14 +146,14 @@ class FrontlineGreedy(PartialPlayer):
         s = turn.state
         p = turn.player
         e = 1 - p
-        front = [x for x in s.live[e] if C_FRONT[s.u[e][x * K]]]
+        front = s.live_slots_where(e, C_FRONT)
         if not front:
             return
         front.sort(key=lambda x: -H.current_value(s, e, x))
         while turn.in_action:
             done = False
             for x in front:
-                if turn.state._can_frontline(p, x):
+                if turn.state.can_attack_frontline(p, x):
                     turn.do(turn.lay.front0 + x)
                     front.remove(x)
                     done = True
@@ -183,8 +182,8 @@ class SnipeGreedy(PartialPlayer):
         p = turn.player
         e = 1 - p
         snipers: dict[int, list[int]] = {}
-        for x in s.live[p]:
-            t = s.u[p][x * K]
+        for x in s.live_slots(p):
+            t = s.unit_card(p, x)
             if _is_sniper(t) and s.can_use(p, x):
                 snipers.setdefault(t, []).append(x)
         for t in sorted(snipers):
@@ -192,7 +191,7 @@ class SnipeGreedy(PartialPlayer):
                 s = turn.state
                 if not s.can_use(p, x):
                     continue
-                targets = s._targets_for(x, p)
+                targets = s.click_targets(p, x)
                 if not targets:
                     continue
                 best = max(targets, key=lambda y: (self.priority(s, e, y), -y))
@@ -211,19 +210,18 @@ class ChillGreedy(PartialPlayer):
         e = 1 - p
         if s.attack(p) == 0:
             return
-        chillers = [x for x in s.live[p] if _is_chiller(s.u[p][x * K]) and s.can_use(p, x)]
+        chillers = [x for x in s.live_slots_where(p, IS_CHILLER) if s.can_use(p, x)]
         if not chillers:
             return
-        total_chill = sum(C_TARGET[s.u[p][x * K]][1] for x in chillers)
-        blockers = [x for x in s.live[e] if s.can_block(e, x)]
+        total_chill = sum(C_TARGET[s.unit_card(p, x)][1] for x in chillers)
+        blockers = [x for x in s.live_slots(e) if s.can_block(e, x)]
         if not blockers:
             return
-        ue = s.u[e]
         blockers.sort(key=lambda x: -H.current_value(s, e, x))
         left = total_chill
         largest_remaining = 0
         for x in blockers:
-            hp = ue[x * K + HP]
+            hp = s.unit_hp(e, x)
             if hp <= left:
                 left -= hp
             else:
@@ -233,9 +231,11 @@ class ChillGreedy(PartialPlayer):
             return
         remaining = total_chill
         for x in blockers:
-            ue = turn.state.u[e]
-            hp, chill = ue[x * K + HP], ue[x * K + CHILL]
-            if ue[x * K] < 0 or chill >= hp or hp > remaining:
+            now = turn.state
+            if now.unit_card(e, x) < 0:
+                continue
+            hp, chill = now.unit_hp(e, x), now.unit_chill(e, x)
+            if chill >= hp or hp > remaining:
                 continue
             used = self._freeze(turn, x, chillers)
             if 0 < used < hp:
@@ -250,15 +250,15 @@ class ChillGreedy(PartialPlayer):
         used = 0
         while True:
             s = turn.state
-            hp, chill = s.u[e][target * K + HP], s.u[e][target * K + CHILL]
+            hp, chill = s.unit_hp(e, target), s.unit_chill(e, target)
             if chill >= hp:
                 return used
             need = hp - chill
             best, best_diff = -1, 0
             for x in chillers:
-                if not s.can_use(p, x) or target not in s._targets_for(x, p):
+                if not s.can_use(p, x) or target not in s.click_targets(p, x):
                     continue
-                diff = C_TARGET[s.u[p][x * K]][1] - need
+                diff = C_TARGET[s.unit_card(p, x)][1] - need
                 if best < 0:
                     best, best_diff = x, diff
                     if diff == 0:
@@ -274,7 +274,7 @@ class ChillGreedy(PartialPlayer):
                     best, best_diff = x, diff
             if best < 0:
                 return used
-            used += C_TARGET[s.u[p][best * K]][1]
+            used += C_TARGET[s.unit_card(p, best)][1]
             turn.target(best, target)
 
 
@@ -291,8 +291,8 @@ class AvoidEconomyWaste(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        for x in list(s.live[p]):
-            t = s.u[p][x * K]
+        for x in list(s.live_slots(p)):
+            t = s.unit_card(p, x)
             script = C_ABILITY[t]
             if (
                 script is None
@@ -308,10 +308,10 @@ class AvoidEconomyWaste(PartialPlayer):
                 continue
             turn.use(x)
         s = turn.state
-        for x in list(s.live[p]):
-            u = turn.state.u[p]
-            t = u[x * K]
-            if t < 0 or u[x * K + STATUS] != USED or C_TARGET[t] is not None:
+        for x in list(s.live_slots(p)):
+            now = turn.state
+            t = now.unit_card(p, x)
+            if t < 0 or not now.unit_clicked(p, x) or C_TARGET[t] is not None:
                 continue
             script = C_ABILITY[t]
             if script is None or _gain(script, 5) > 0 or script.create:
@@ -336,11 +336,11 @@ class AbilityDefault(PartialPlayer):
         while turn.in_action:
             s = turn.state
             p = turn.player
-            for x in sorted(s.live[p]):
+            for x in sorted(s.live_slots(p)):
                 if s.can_use(p, x):
-                    t = s.u[p][x * K]
+                    t = s.unit_card(p, x)
                     if C_TARGET[t] is not None:
-                        turn.target(x, s._targets_for(x, p)[0])
+                        turn.target(x, s.click_targets(p, x)[0])
                     else:
                         turn.use(x)
                     break
@@ -357,8 +357,8 @@ class DontAttack(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        for x in list(s.live[p]):
-            t = turn.state.u[p][x * K]
+        for x in list(s.live_slots(p)):
+            t = turn.state.unit_card(p, x)
             if t >= 0 and H.ATTACK_OF[t] == 0 and C_TARGET[t] is None:
                 turn.use(x)
 

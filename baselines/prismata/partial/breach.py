@@ -9,7 +9,7 @@ from __future__ import annotations
 from stratagem.baselines.prismata import heuristics as H
 from stratagem.baselines.prismata.partial.common import BREACH_PHASE, PartialPlayer, _active
 from stratagem.baselines.prismata.turn import Turn
-from stratagem.envs.prismata.data import BREACH, C_TECH, HP, K
+from stratagem.envs.prismata.data import BREACH, C_TECH
 
 
 class BreachGreedy(PartialPlayer):
@@ -37,14 +37,13 @@ class BreachGreedy(PartialPlayer):
             targets = s.breach_targets()
             if not targets:
                 break
-            ue = s.u[e]
             best, best_value, best_loss = -1, -float("inf"), 0.0
             for t in targets:
-                hp = ue[t * K + HP]
+                hp = s.unit_hp(e, t)
                 damage = attack if attack < hp else hp
                 loss = H.damage_loss_will(s, e, t, damage)
                 value = loss / hp
-                if self.low_tech_priority and C_TECH[ue[t * K]]:
+                if self.low_tech_priority and C_TECH[s.unit_card(e, t)]:
                     value /= 100000.0
                 if value > best_value:
                     best, best_value, best_loss = t, value, loss

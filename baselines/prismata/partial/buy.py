@@ -17,18 +17,17 @@ from stratagem.baselines.prismata.partial.common import (
     ABILITY_COST,
     BUY,
     CREATED_INCOME,
+    IS_CHILLER,
     NO_FILTER,
     PROMPT,
     START_INCOME,
     CardFilter,
     PartialPlayer,
-    _is_chiller,
 )
 from stratagem.baselines.prismata.partial.prediction import predict_enemy_next_turn
 from stratagem.baselines.prismata.turn import Turn
 from stratagem.envs.prismata.cards import BASE_SET, card_by_name
 from stratagem.envs.prismata.data import (
-    BUILD,
     C_ABILITY,
     C_BLOCK,
     C_BUILD,
@@ -39,21 +38,16 @@ from stratagem.envs.prismata.data import (
     C_LIFE,
     C_START,
     C_TARGET,
-    CHILL,
-    DELAY,
-    HP,
-    K,
 )
 from stratagem.envs.prismata.rules import PrismataState
 
 
 def enemy_chill_potential(predicted: PrismataState, enemy: int) -> int:
     """Chill the enemy's active chillers can apply."""
-    u = predicted.u[enemy]
     return sum(
-        C_TARGET[u[x * K]][1]
-        for x in predicted.live[enemy]
-        if _is_chiller(u[x * K]) and u[x * K + BUILD] == 0 and u[x * K + DELAY] == 0
+        C_TARGET[predicted.unit_card(enemy, x)][1]
+        for x in predicted.live_slots_where(enemy, IS_CHILLER)
+        if predicted.unit_active(enemy, x)
     )
 
 
@@ -65,9 +59,10 @@ def purchase_out_of_sync(state: PrismataState, p: int, card: int) -> bool:
     )
     if delay < 2:
         return False
-    u = state.u[p]
-    for x in state.live[p]:
-        if u[x * K] == card and max(u[x * K + BUILD], u[x * K + DELAY]) != C_BUILD[card]:
+    for x in state.live_slots(p):
+        if state.unit_card(p, x) == card and (
+            max(state.unit_build(p, x), state.unit_delay(p, x)) != C_BUILD[card]
+        ):
             return True
     return False
 
@@ -107,11 +102,11 @@ class BuyGreedy(PartialPlayer):
         enemy_attack = predicted.attack(e)
         enemy_chill = enemy_chill_potential(predicted, e)
         our_defense = s.total_defense(p)
-        enemy_was_chilled = any(s.u[e][x * K + CHILL] > 0 for x in s.live[e])
+        enemy_was_chilled = any(s.unit_chill(e, x) > 0 for x in s.live_slots(e))
         income = [0] * 6
         ability_cost = [0] * 6
-        for x in s.live[p]:
-            t = s.u[p][x * K]
+        for x in s.live_slots(p):
+            t = s.unit_card(p, x)
             for r in range(6):
                 income[r] += START_INCOME[t][r]
             if _non_cumulative(t):
@@ -211,7 +206,7 @@ class BuyTechElyot(PartialPlayer):
         can_c, can_b, can_a = s.can_buy(_CONDUIT), s.can_buy(_BLASTFORGE), s.can_buy(_ANIMUS)
         lay = turn.lay
         spent = sum(C_COST[a][0] for a in turn.actions if a < lay.use0)
-        enemy_attacker = any(H.ATTACK_OF[s.u[e][x * K]] > 0 for x in s.live[e])
+        enemy_attacker = any(H.ATTACK_OF[s.unit_card(e, x)] > 0 for x in s.live_slots(e))
         gold = spent + s.resources(p)[0]
         if not enemy_attacker and gold < 11:
             can_b = False
@@ -222,8 +217,8 @@ class BuyTechElyot(PartialPlayer):
         if not (can_c or can_b or can_a):
             return
         income = [0] * 6
-        for x in s.live[p]:
-            t = s.u[p][x * K]
+        for x in s.live_slots(p):
+            t = s.unit_card(p, x)
             for r in range(6):
                 income[r] += START_INCOME[t][r]
         n_pool = 0
@@ -369,11 +364,11 @@ class BuyOpeningBook(PartialPlayer):
         for own, enemy, buyable, buy in self.book:
             if any(s.count(p, t) != k for t, k in own):
                 continue
-            if len(s.live[p]) != sum(k for _, k in own):
+            if s.num_units(p) != sum(k for _, k in own):
                 continue
             if any(s.count(e, t) != k for t, k in enemy):
                 continue
-            if enemy and len(s.live[e]) != sum(k for _, k in enemy):
+            if enemy and s.num_units(e) != sum(k for _, k in enemy):
                 continue
             if any(t not in s.cards for t in buyable):
                 continue
@@ -399,7 +394,7 @@ class BuyEngineer(PartialPlayer):
         p = turn.player
         if not s.can_buy(_ENGINEER):
             return
-        if any(s.u[p][x * K] not in (_DRONE, _ENGINEER) for x in s.live[p]):
+        if any(s.unit_card(p, x) not in (_DRONE, _ENGINEER) for x in s.live_slots(p)):
             return
         if s.count(p, _ENGINEER) != 2:
             return
@@ -428,7 +423,9 @@ class BuyAvoidBreach(PartialPlayer):
         s = turn.state
         p = turn.player
         e = 1 - p
-        upper = sum(H.ATTACK_OF[s.u[e][x * K]] for x in s.live[e] if s.u[e][x * K + BUILD] < 2)
+        upper = sum(
+            H.ATTACK_OF[s.unit_card(e, x)] for x in s.live_slots(e) if s.unit_build(e, x) < 2
+        )
         if upper == 0:
             return
         predicted = predict_enemy_next_turn(s)
@@ -439,9 +436,9 @@ class BuyAvoidBreach(PartialPlayer):
         total = predicted.total_defense(p)
         biggest = max(
             (
-                predicted.u[p][x * K + HP]
-                for x in predicted.live[p]
-                if predicted.can_block(p, x) and not C_FRAGILE[predicted.u[p][x * K]]
+                predicted.unit_hp(p, x)
+                for x in predicted.live_slots(p)
+                if predicted.can_block(p, x) and not C_FRAGILE[predicted.unit_card(p, x)]
             ),
             default=0,
         )

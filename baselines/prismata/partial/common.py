@@ -87,6 +87,12 @@ def _is_sniper(card: int) -> bool:
     return C_TARGET[card] is not None and C_TARGET[card][0]
 
 
+#: Per card: its click chills (targets an enemy blocker), for ``live_slots_where``.
+IS_CHILLER = tuple(_is_chiller(i) for i in range(NUM_CARDS))
+#: Per card: its click makes attack.
+CLICK_ATTACKS = tuple(a > 0 for a in H.ABILITY_ATTACK)
+
+
 # ---------------------------------------------------------------------------------------------
 # buy limits and card filters
 

@@ -63,7 +63,7 @@ class DefenseGreedy(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        blockers = [x for x in s.live[p] if s.can_block(p, x)]
+        blockers = [x for x in s.live_slots(p) if s.can_block(p, x)]
         blockers.sort(key=lambda x: self.value(s, p, x))
         for x in blockers:
             if not _active(turn, DEFENSE):

@@ -14,8 +14,10 @@ from stratagem.baselines.prismata.partial.common import (
     _DRONE,
     _WALL,
     ABILITY_COST,
+    CLICK_ATTACKS,
     CREATES_OWN_PROMPT,
     DRONE_SAC,
+    IS_CHILLER,
     PROMPT,
     PartialPlayer,
     _is_chiller,
@@ -30,7 +32,6 @@ from stratagem.baselines.prismata.turn import Turn
 from stratagem.envs.prismata.cards import CARDS, card_by_name
 from stratagem.envs.prismata.data import (
     BREACH,
-    BUILD,
     C_ABILITY,
     C_CHARGES,
     C_FRAGILE,
@@ -38,13 +39,7 @@ from stratagem.envs.prismata.data import (
     C_HP,
     C_LIFE,
     C_TARGET,
-    CHARGES,
-    CHILL,
     DEFENSE,
-    DELAY,
-    HP,
-    LIFE,
-    K,
 )
 from stratagem.envs.prismata.rules import PrismataState
 
@@ -74,13 +69,13 @@ class ChillSolver(PartialPlayer):
             if nodes[0] >= self.max_iterations:
                 return
             s = t.state
-            chillers = [x for x in s.live[p] if _is_chiller(s.u[p][x * K]) and s.can_use(p, x)]
+            chillers = [x for x in s.live_slots_where(p, IS_CHILLER) if s.can_use(p, x)]
             if not chillers:
                 return
             seen = set()
             for x in chillers:
-                for y in s._targets_for(x, p):
-                    key = (s.u[p][x * K], tuple(s.u[e][y * K : y * K + K]))
+                for y in s.click_targets(p, x):
+                    key = (s.unit_card(p, x), s.unit_record(e, y))
                     if key in seen:
                         continue
                     seen.add(key)
@@ -89,7 +84,7 @@ class ChillSolver(PartialPlayer):
                         return
                     child = Turn(s)
                     child.target(x, y)
-                    if child.state.u[e][y * K + CHILL] >= child.state.u[e][y * K + HP]:
+                    if child.state.unit_chill(e, y) >= child.state.unit_hp(e, y):
                         score = self._score(child.state, base_value)
                         if score > best["score"]:
                             best["score"] = score
@@ -123,7 +118,7 @@ def _enemy_next_turn_defense_loss(state: PrismataState) -> float:
         breacher.play(turn)
         return wipe + breacher.total_loss
     if s.winner is not None:
-        return wipe if not s.live[e] else 0.0
+        return wipe if s.num_units(e) == 0 else 0.0
     if s.phase == DEFENSE and s.current_player == e:
         return solve_blocks_with_loss(s, e, H.damage_loss_will)[1]
     return 0.0
@@ -146,14 +141,12 @@ class AvoidAttackWaste(PartialPlayer):
         attack = s.attack(p)
         if attack == 0:
             return
-        if attack >= sum(s.u[e][x * K + HP] for x in s.live[e]):
+        if attack >= s.total_health(e):
             return  # this attack wins the game
-        attackers = [
-            x for x in s.live[p] if H.ABILITY_ATTACK[s.u[p][x * K]] > 0 and turn.can_undo_use(x)
-        ]
+        attackers = [x for x in s.live_slots_where(p, CLICK_ATTACKS) if turn.can_undo_use(x)]
         cost_cards = []
-        for x in s.live[p]:
-            t = s.u[p][x * K]
+        for x in s.live_slots(p):
+            t = s.unit_card(p, x)
             script = C_ABILITY[t]
             if script is None or script.selfsac or C_CHARGES[t] or C_TARGET[t] is not None:
                 continue
@@ -163,14 +156,13 @@ class AvoidAttackWaste(PartialPlayer):
             return
 
         def waste_key(x: int) -> tuple[float, float, float, float, int]:
-            u = s.u[p]
-            t = u[x * K]
+            t = s.unit_card(p, x)
             script = C_ABILITY[t]
             return (
                 -(H.current_value(s, p, x) if script.selfsac else 0.0),
-                (u[x * K + CHARGES] if C_CHARGES[t] else 10000.0),
+                (s.unit_charges(p, x) if C_CHARGES[t] else 10000.0),
                 -float(script.delay),
-                -(u[x * K + HP] / H.ABILITY_ATTACK[t]),
+                -(s.unit_hp(p, x) / H.ABILITY_ATTACK[t]),
                 x,
             )
 
@@ -187,7 +179,7 @@ class AvoidAttackWaste(PartialPlayer):
                 if turn.state.attack(p) == threshold:
                     break
         for x in attackers:
-            t = turn.state.u[p][x * K]
+            t = turn.state.unit_card(p, x)
             if t < 0:
                 continue
             if turn.state.attack(p) <= threshold:
@@ -200,7 +192,7 @@ class AvoidAttackWaste(PartialPlayer):
             s = turn.state
             if not s.can_use(p, x):
                 continue
-            if s.attack(p) - ABILITY_COST[s.u[p][x * K]][5] >= threshold:
+            if s.attack(p) - ABILITY_COST[s.unit_card(p, x)][5] >= threshold:
                 turn.use(x)
             if turn.state.attack(p) == threshold:
                 break
@@ -208,25 +200,26 @@ class AvoidAttackWaste(PartialPlayer):
     def _untap_lifespan_one(self, turn: Turn, attackers: list[int]) -> None:
         s = turn.state
         p = turn.player
-        if not any(s.u[p][x * K + LIFE] == 1 for x in attackers):
+        if not any(s.unit_lifespan(p, x) == 1 for x in attackers):
             return
         predicted = predict_enemy_next_turn(s)
         enemy_attack = predicted.attack(1 - p)
         largest = max(
             (
-                s.u[p][x * K + HP]
-                for x in s.live[p]
-                if s.can_block(p, x) and not C_FRAGILE[s.u[p][x * K]]
+                s.unit_hp(p, x)
+                for x in s.live_slots(p)
+                if s.can_block(p, x) and not C_FRAGILE[s.unit_card(p, x)]
             ),
             default=0,
         )
         for x in attackers:
-            u = turn.state.u[p]
-            if u[x * K] < 0 or u[x * K + LIFE] != 1:
+            now = turn.state
+            t = now.unit_card(p, x)
+            if t < 0 or now.unit_lifespan(p, x) != 1:
                 continue
-            if H.ABILITY_ATTACK[u[x * K]] > u[x * K + HP]:
+            if H.ABILITY_ATTACK[t] > now.unit_hp(p, x):
                 continue
-            if enemy_attack >= u[x * K + HP] + largest - 1:
+            if enemy_attack >= now.unit_hp(p, x) + largest - 1:
                 turn.undo_use(x)
 
 
@@ -241,7 +234,9 @@ class UntapAvoidBreach(PartialPlayer):
         p = turn.player
         if s.attack(p) >= s.total_defense(1 - p):
             return
-        drones = [x for x in s.live[p] if s.u[p][x * K] == _DRONE and turn.can_undo_use(x)]
+        drones = [
+            x for x in s.live_slots(p) if s.unit_card(p, x) == _DRONE and turn.can_undo_use(x)
+        ]
         while True:
             predicted = predict_enemy_next_turn(turn.state)
             enemy_attack = predicted.attack(1 - p)
@@ -291,11 +286,10 @@ class AvoidBreachSolver(PartialPlayer):
         enemy_attack = predicted.attack(e)
         if enemy_attack == 0:
             return
-        pu = predicted.u
         enemy_chills = [
-            C_TARGET[pu[e][x * K]][1]
-            for x in predicted.live[e]
-            if _is_chiller(pu[e][x * K]) and pu[e][x * K + BUILD] == 0 and pu[e][x * K + DELAY] == 0
+            C_TARGET[predicted.unit_card(e, x)][1]
+            for x in predicted.live_slots(e)
+            if _is_chiller(predicted.unit_card(e, x)) and predicted.unit_active(e, x)
         ]
         chill_potential = sum(enemy_chills)
         our_defense = 0
@@ -303,11 +297,11 @@ class AvoidBreachSolver(PartialPlayer):
         largest_cost = 0.0
         frontline_used = 0
         defenders: list[int] = []
-        for x in predicted.live[p]:
-            t = pu[p][x * K]
+        for x in predicted.live_slots(p):
+            t = predicted.unit_card(p, x)
             if not predicted.can_block(p, x):
                 continue
-            hp = pu[p][x * K + HP]
+            hp = predicted.unit_hp(p, x)
             our_defense += hp
             defenders.append(hp)
             absorber = not C_FRAGILE[t]
@@ -343,8 +337,8 @@ class AvoidBreachSolver(PartialPlayer):
         scenario = AttackDamageScenario(predicted)
         tapped = [
             x
-            for x in s.live[p]
-            if s.u[p][x * K] in (_DRONE, _DOOMED_DRONE) and turn.can_undo_use(x)
+            for x in s.live_slots(p)
+            if s.unit_card(p, x) in (_DRONE, _DOOMED_DRONE) and turn.can_undo_use(x)
         ]
         drone_cost = H.BUY_TOTAL_COST[_DRONE] + 1
         best = {"cost": float("inf"), "spent": float("inf"), "buys": [], "untap": 0}
@@ -481,10 +475,10 @@ class AvoidBreachSolver(PartialPlayer):
             s = turn.state
             drones = [
                 x
-                for x in s.live[p]
-                if s.u[p][x * K] in (_DRONE, _DOOMED_DRONE) and turn.can_undo_use(x)
+                for x in s.live_slots(p)
+                if s.unit_card(p, x) in (_DRONE, _DOOMED_DRONE) and turn.can_undo_use(x)
             ]
             # untap Doomed Drones closest to death first, then Drones
-            drones.sort(key=lambda x: (s.u[p][x * K] == _DRONE, s.u[p][x * K + LIFE], x))
+            drones.sort(key=lambda x: (s.unit_card(p, x) == _DRONE, s.unit_lifespan(p, x), x))
             for x in drones[: best["untap"]]:
                 turn.undo_use(x)

@@ -18,14 +18,10 @@ from stratagem.baselines.prismata.turn import Turn
 from stratagem.envs.prismata.data import (
     ACTION,
     BREACH,
-    BUILD,
     C_FRAGILE,
     C_FRONT,
     C_TECH,
-    CHILL,
     DEFENSE,
-    HP,
-    K,
 )
 from stratagem.envs.prismata.rules import PrismataState
 
@@ -56,19 +52,7 @@ def predict_enemy_next_turn(state: PrismataState, solve_defense: bool = False) -
     global _PREDICTOR
     if _PREDICTOR is None:
         _PREDICTOR = _prediction_player()
-    key = (
-        id(state._cs),
-        solve_defense,
-        state.current_player,
-        state.phase,
-        state.pending,
-        state.turn,
-        tuple(state.res),
-        tuple(state.u[0]),
-        tuple(state.u[1]),
-        tuple(state.live[0]),
-        tuple(state.live[1]),
-    )
+    key = (solve_defense, state.position_key())
     found = _PREDICTIONS.get(key)
     if found is not None:
         return found
@@ -112,16 +96,10 @@ def _predict(state: PrismataState, solve_defense: bool) -> PrismataState:
 def wipeout_loss(state: PrismataState, player: int) -> float:
     """Loss of ``player`` if every one of its blockers died."""
     return sum(
-        H.damage_loss_will(state, player, s, state.u[player][s * K + HP])
-        for s in state.live[player]
+        H.damage_loss_will(state, player, s, state.unit_hp(player, s))
+        for s in state.live_slots(player)
         if state.can_block(player, s)
     )
-
-
-def _with_attack(state: PrismataState, player: int, attack: int) -> PrismataState:
-    c = state.clone()
-    c.res[6 * player + 5] = attack
-    return c
 
 
 def breach_loss(state: PrismataState, defender: int, attack: int, frozen_ok: bool) -> float:
@@ -130,22 +108,22 @@ def breach_loss(state: PrismataState, defender: int, attack: int, frozen_ok: boo
     Simulated on plain lists of the units that cannot block (the blockers died in the wipeout),
     with no state copies: the loss estimates call this for many attack amounts.
     """
-    u = state.u[defender]
-    units = []  # [slot, hp, fragile, building, frozen, frontline, tech]
-    for x in state.live[defender]:
+    units = []  # [slot, hp, fragile, building, frozen, frontline, tech, record]
+    for x in state.live_slots(defender):
         if state.can_block(defender, x):
             continue
-        b = x * K
-        t = u[b]
+        record = state.unit_record(defender, x)
+        t, hp, chill, build = record[:4]
         units.append(
             [
                 x,
-                u[b + HP],
+                hp,
                 C_FRAGILE[t],
-                u[b + BUILD] > 0,
-                u[b + CHILL] >= u[b + HP],
+                build > 0,
+                chill >= hp,
                 C_FRONT[t],
                 C_TECH[t],
+                record,
             ]
         )
     total = 0.0
@@ -161,7 +139,7 @@ def breach_loss(state: PrismataState, defender: int, attack: int, frozen_ok: boo
         for unit in targets:
             hp = unit[1]
             damage = attack if attack < hp else hp
-            loss = H.damage_loss_will(state, defender, unit[0], damage, hp)
+            loss = H.damage_loss_of_record(state, defender, unit[7], damage, hp)
             value = loss / hp
             if unit[6]:
                 value /= 100000.0
@@ -187,7 +165,7 @@ class AttackDamageScenario:
         self.attacker = state.current_player
         self.defender = 1 - self.attacker
         self.total_defense = state.total_defense(self.defender)
-        self.total_hp = sum(state.u[self.defender][s * K + HP] for s in state.live[self.defender])
+        self.total_hp = state.total_health(self.defender)
         self.cache: dict[int, float] = {0: 0.0}
         self._wipeout: float | None = None
 
