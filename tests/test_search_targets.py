@@ -300,8 +300,32 @@ def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
     obs, info = env.reset(seed=0)
     legal = np.flatnonzero(info["action_mask"])
     env.step(int(legal[0]))
-    with pytest.raises(ValueError, match="no pretrained network ships for kill_the_king"):
-        make_agent("alphazero:checkpoint=pretrained", make_game("kill_the_king"))
+    with pytest.raises(ValueError, match="no pretrained network ships for two_kingdoms"):
+        make_agent("alphazero:checkpoint=pretrained", make_game("two_kingdoms"))
+
+
+def test_pretrained_kill_the_king_plays_every_board():
+    import gymnasium as gym
+
+    from stratagem.baselines import make_agent
+
+    # trained on the small maps; global pooling lets the same network play kwah and the default
+    for config in ({"map": "small"}, {"map": "kwah:3"}, {}):
+        game = make_game("kill_the_king", **config)
+        agent = make_agent("alphazero:checkpoint=pretrained,simulations=4,threads=1", game)
+        state = game.new_initial_state(0)
+        rng = np.random.default_rng(0)
+        for _ in range(10):
+            action = agent.act(state.clone(), rng=rng)
+            assert state.legal_action_mask()[action]
+            state.apply(action)
+    env = gym.make(
+        "stratagem/KillTheKing-v0",
+        map="small",
+        opponent="alphazero:checkpoint=pretrained,simulations=2",
+    )
+    obs, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
 
 def _same_weights(a: dict, b: dict) -> bool:
