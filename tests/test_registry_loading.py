@@ -100,8 +100,8 @@ def results() -> dict[tuple[str, str], dict[str, Any]]:
 
 
 def test_every_game_is_covered() -> None:
-    """A new game must say which heuristic its planners use."""
-    assert sorted(HEURISTICS) == list_games()
+    """A new game must say which heuristic its planners use (test-only games aside)."""
+    assert sorted(HEURISTICS) == [g for g in list_games() if not g.endswith("_test")]
 
 
 @pytest.mark.parametrize("game", sorted(HEURISTICS))

@@ -120,7 +120,18 @@ def test_alphazero_resume_is_exact_even_after_a_crash(tmp_path, monkeypatch):
     assert np.array_equal(buf_a["values"], buf_b["values"])
 
 
-def test_alphazero_keeps_the_best_evaluated_network(tmp_path, caplog):
+class _Lines(logging.Handler):
+    """Collects the messages of a logger, whatever the logging set-up of other tests."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def test_alphazero_keeps_the_best_evaluated_network(tmp_path):
     config = az_config(
         tmp_path,
         iterations=3,
@@ -134,9 +145,18 @@ def test_alphazero_keeps_the_best_evaluated_network(tmp_path, caplog):
         eval_opponents=["random", "previous"],
         eval_simulations=2,
     )
-    with caplog.at_level(logging.INFO, logger="stratagem.training.alphazero"):
+    logger, handler = logging.getLogger("stratagem.training.alphazero"), _Lines()
+    level, disabled = logger.level, logger.disabled
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.disabled = False
+    try:
         last = alphazero.train(config)
-    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("iteration ")]
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        logger.disabled = disabled
+    lines = [line for line in handler.lines if line.startswith("iteration ")]
     scores = [ast.literal_eval(line.split(": ", 1)[1])["random/score"] for line in lines]
     assert len(scores) == 3
     best = alphazero.load_checkpoint(tmp_path / "best.pt")
