@@ -189,7 +189,8 @@ def test_cut_games_without_value_target_train_the_policy_only(tmp_path):
     assert buffer.size > 0 and not buffer.has_value[: buffer.size].any()
 
 
-def test_opponent_share_stores_only_the_networks_positions(tmp_path):
+def _curriculum_self_play(tmp_path, **extra):
+    """One self-play phase of Push Them All in which random plays a seat of every game."""
     game = make_game("push_them_all", map="pta")
     config = cfg(
         tmp_path,
@@ -199,33 +200,24 @@ def test_opponent_share_stores_only_the_networks_positions(tmp_path):
         truncation_value="draw",
         opponent_share=1.0,
         selfplay_opponent="random",
+        **extra,
     )
     net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
     buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
     metrics = alphazero.self_play(
         game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
     )
+    return buffer, metrics
+
+
+def test_opponent_share_stores_only_the_networks_positions(tmp_path):
+    buffer, metrics = _curriculum_self_play(tmp_path)
     assert buffer.size == metrics["selfplay/positions"] > 0  # the searched decisions only
     assert 0.2 < metrics["selfplay/opponent_share"] < 0.8  # the opponent played its seat
 
 
 def test_imitate_opponent_stores_the_baselines_decisions_too(tmp_path):
-    game = make_game("push_them_all", map="pta")
-    config = cfg(
-        tmp_path,
-        game="push_them_all",
-        game_config={"map": "pta"},
-        cut_rounds=3,
-        truncation_value="draw",
-        opponent_share=1.0,
-        selfplay_opponent="random",
-        imitate_opponent=True,
-    )
-    net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
-    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
-    metrics = alphazero.self_play(
-        game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
-    )
+    buffer, metrics = _curriculum_self_play(tmp_path, imitate_opponent=True)
     imitated = [
         i
         for i in range(buffer.size)

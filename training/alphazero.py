@@ -457,7 +457,10 @@ def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
     cpu_mark = cpu_seconds()  # actor processes included (they are joined every phase)
 
     def save_network(path: Path, **extra: Any) -> None:
-        """A network file that ``alphazero:checkpoint=`` loads (final.pt, best.pt)."""
+        """A network file that ``alphazero:checkpoint=`` loads (final.pt, best.pt).
+
+        ``extra`` adds or overrides fields: the checkpoint's phase and training state.
+        """
         atomic_torch_save(
             {
                 "kind": "stratagem-alphazero",
@@ -482,26 +485,17 @@ def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
         now = cpu_seconds()
         cpu_total += now - cpu_mark
         cpu_mark = now
-        atomic_torch_save(
-            {
-                "kind": "stratagem-alphazero",
-                "game": config.game,
-                "game_config": full_game_config,
-                "config": config_dict,
-                "network": net.state_dict(),
-                "optimizer": optimizer.state_dict(),
-                "buffer_file": buffer_file,
-                "iteration": iteration,
-                "phase": next_phase,
-                "previous_network": previous,
-                "best_network": best,
-                "calibration": calibration,
-                "cpu_seconds": cpu_total,
-                "selfplay_metrics": selfplay_metrics if next_phase == "train" else {},
-                "best_eval": best_eval,
-                "rng": _rng_snapshot(rng),
-            },
+        save_network(  # the network file plus what resuming needs
             ckpt_path,
+            phase=next_phase,
+            optimizer=optimizer.state_dict(),
+            buffer_file=buffer_file,
+            previous_network=previous,
+            best_network=best,
+            calibration=calibration,
+            selfplay_metrics=selfplay_metrics if next_phase == "train" else {},
+            best_eval=best_eval,
+            rng=_rng_snapshot(rng),
         )
         if old and old != buffer_file and (out / old).exists():
             (out / old).unlink()
