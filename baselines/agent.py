@@ -34,6 +34,10 @@ __all__ = [
     "AgentTable",
     "BaseAgent",
     "Evaluator",
+    "EvaluatorAbstractionGate",
+    "EvaluatorFastValues",
+    "EvaluatorMemory",
+    "EvaluatorRoot",
     "agent_names",
     "make_agent",
     "parse_agent_spec",
@@ -221,4 +225,56 @@ class Evaluator(Protocol):
 
     def evaluate(self, state: State) -> np.ndarray:
         """Value of ``state`` for each player."""
+        ...
+
+
+# Optional evaluator hooks: planners look them up once (stratagem.envs.core.optional_hook) and
+# call them when present; an evaluator without them is scored by ``evaluate`` alone.
+
+
+@runtime_checkable
+class EvaluatorRoot(Protocol):
+    """An evaluator that wants to see the root of every decision before any leaf.
+
+    Tribes' heuristic scores a leaf by its difference from the root; Two Kingdoms' switches to
+    battle mode from what the root shows.
+    """
+
+    def set_root(self, state: State) -> None:
+        """Called once at the start of every decision with the position searched from."""
+        ...
+
+
+@runtime_checkable
+class EvaluatorFastValues(Protocol):
+    """An evaluator that can return its values as a list of Python floats.
+
+    Planners score about one leaf per forward-model call, and for a cheap heuristic building a
+    small array and converting it back costs more than the arithmetic.
+    """
+
+    def evaluate_list(self, state: State) -> list[float]:
+        """The values of :meth:`Evaluator.evaluate`, as a plain list."""
+        ...
+
+
+@runtime_checkable
+class EvaluatorMemory(Protocol):
+    """An evaluator that remembers the game it scores (Two Kingdoms' battle mode)."""
+
+    def reset(self) -> None:
+        """Forget the previous game; planners call it from their own ``reset``."""
+        ...
+
+
+@runtime_checkable
+class EvaluatorAbstractionGate(Protocol):
+    """An evaluator that says when state abstraction may start (Two Kingdoms).
+
+    The SCSA reference abstracts only once the agent owns three Warriors; while this returns
+    false the abstraction planners search without grouping nodes.
+    """
+
+    def abstraction_ready(self, player: int) -> bool:
+        """Whether the abstraction planners may group nodes in ``player``'s search."""
         ...

@@ -14,16 +14,19 @@ import importlib
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 __all__ = [
+    "ActionGroups",
+    "ActionKinds",
     "ActionTypeError",
+    "ActionUnits",
     "Game",
     "GameSpec",
     "IllegalActionError",
@@ -32,12 +35,15 @@ __all__ = [
     "SpatialActionLayout",
     "State",
     "TwoPlayerState",
+    "UnitTypeNames",
+    "UnitViews",
     "as_action_index",
     "expect_bool",
     "expect_int",
     "expect_int_list",
     "expect_list",
     "load_state_json",
+    "optional_hook",
     "refuse_file_option",
     "untrusted_config",
 ]
@@ -598,6 +604,96 @@ class State(ABC):
                 f"0..{self.game.spec.action_size - 1}"
             )
         return action
+
+
+# ----------------------------------------------------------------------------- optional hooks
+# What a State may offer beyond the contract above so that planners can use the game's structure.
+# None is required: a planner that needs one names the game when it is missing, and a game
+# without it plays every other agent as before. Each is a Protocol of its own because games
+# implement different subsets (Tribes has kinds and groups, the Stratega games units).
+
+
+@runtime_checkable
+class ActionKinds(Protocol):
+    """A state that names the kind of each action (``"move"``, ``"disband"``, ...).
+
+    Planners exclude action kinds (the Tribes paper never plays Disband or Destroy); without
+    this hook the kind is the first word of ``game.action_to_string(action)``, which costs a
+    string per action and is wrong for games whose names do not start with the kind.
+    """
+
+    def action_kind(self, action: int) -> str:
+        """Kind of ``action`` here (the names ``exclude_kinds`` lists)."""
+        ...
+
+
+@runtime_checkable
+class ActionGroups(Protocol):
+    """A state that sorts its actions into groups (Tribes: per unit, city and the tribe).
+
+    Root prioritisation (the Tribes paper) draws one group uniformly at random per decision and
+    searches only its actions, so that a unit with many moves does not crowd out the rest.
+    """
+
+    def action_group(self, action: int) -> Hashable:
+        """Group of ``action``; groups compare by ``repr`` for a reproducible order."""
+        ...
+
+
+@runtime_checkable
+class ActionUnits(Protocol):
+    """A state whose actions belong to units (the Stratega games, CotG combat).
+
+    MCTS with unit ordering (MCTS_u and the SCSA planners) gives each tree level to one unit,
+    so it must know which unit an action moves; without this hook it refuses the game.
+    """
+
+    def action_unit(self, action: int) -> Hashable | None:
+        """Id of the unit that performs ``action`` (``None`` for actions of no unit)."""
+        ...
+
+
+@runtime_checkable
+class UnitViews(Protocol):
+    """A state that shows one unit by id (a snapshot with ``type``, ``x`` and ``y``).
+
+    The SCSA planners compare where an action left the acting unit (its type and tile) to
+    decide whether two tree nodes may share statistics; without it the unit id stands in.
+    """
+
+    def unit(self, uid: Any) -> Any:
+        """Snapshot of unit ``uid`` (a removed unit has ``x < 0``)."""
+        ...
+
+
+@runtime_checkable
+class UnitTypeNames(Protocol):
+    """A state that names a unit's type (``"city"``, ``"king"``, ...).
+
+    The SCSA planners never group the nodes of some unit types (``skip_units``: Two Kingdoms'
+    Cities and Barracks, as the reference code); without this hook no node is skipped.
+    """
+
+    def unit_type_name(self, uid: Any) -> str:
+        """Type name of unit ``uid``."""
+        ...
+
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+
+
+def optional_hook(obj: object, member: _Hook) -> _Hook | None:
+    """``obj``'s implementation of an optional hook, bound, or ``None`` when it has none.
+
+    ``member`` is the hook as a Protocol declares it (``optional_hook(state,
+    ActionUnits.action_unit)``), so the name is checked when this module loads rather than
+    spelled as a string at every call site. Planners look a hook up once per decision and call
+    the bound method in their inner loops. The lookup is ``getattr`` and not ``isinstance``
+    against the Protocol: since Python 3.12 ``isinstance`` reads attributes statically, so a
+    state wrapper that forwards through ``__getattr__`` (a call counter, a recorder) would lose
+    its hooks on some Python versions and not others.
+    """
+    return getattr(obj, member.__name__, None)
 
 
 class TwoPlayerState(State):

@@ -43,6 +43,7 @@ from stratagem.baselines.cotg_combat.scripts import (
     play_turn,
     resolve_portfolio,
 )
+from stratagem.baselines.search.config import check_flag, check_int, check_number
 from stratagem.envs.core import Game
 from stratagem.envs.cotg_combat.rules import CotgCombatState
 
@@ -160,20 +161,12 @@ class ScriptMCTSAgent(TurnPlanAgent):
     ) -> None:
         super().__init__(game, clock=clock)
         _check_limits("cotg_mcts", time_limit, budget, playout_turns)
-        if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-        ):
-            raise ValueError(
-                f"cotg_mcts: iterations must be a positive integer or None, got {iterations!r}"
-            )
+        check_int("cotg_mcts", "iterations", iterations, 1, optional=True)
         if time_limit is None and budget is None and iterations is None:
             raise ValueError("cotg_mcts: set at least one of time_limit, budget, iterations")
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
-            raise ValueError(f"cotg_mcts: samples must be an integer >= 0, got {samples!r}")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
-            raise ValueError(f"cotg_mcts: c must be a number >= 0, got {c!r}")
-        if not isinstance(hp, bool):
-            raise ValueError(f"cotg_mcts: hp must be true or false, got {hp!r}")
+        check_int("cotg_mcts", "samples", samples, 0)
+        check_number("cotg_mcts", "c", c)
+        check_flag("cotg_mcts", "hp", hp)
         self.hp = hp
         self.time_limit = None if time_limit is None else float(time_limit)
         self.budget = budget

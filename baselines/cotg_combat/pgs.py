@@ -35,6 +35,7 @@ from stratagem.baselines.cotg_combat.scripts import (
     play_turn,
     resolve_portfolio,
 )
+from stratagem.baselines.search.config import check_int, check_seconds
 from stratagem.envs.core import Game
 from stratagem.envs.cotg_combat.rules import CotgCombatState
 
@@ -100,9 +101,8 @@ class PGSAgent(TurnPlanAgent):
         clock: str = "cpu",
     ) -> None:
         super().__init__(game, clock=clock)
-        for key, value, low in (("iterations", iterations, 1), ("responses", responses, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"cotg_pgs: {key} must be an integer >= {low}, got {value!r}")
+        check_int("cotg_pgs", "iterations", iterations, 1)
+        check_int("cotg_pgs", "responses", responses, 0)
         if enemy_script not in SCRIPTS:
             raise ValueError(
                 f"cotg_pgs: unknown enemy_script {enemy_script!r}; scripts: "
@@ -216,19 +216,6 @@ def _check_limits(
     who: str, time_limit: float | None, budget: int | None, playout_turns: int | None
 ) -> None:
     """Validate the common search limits, naming the bad one."""
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0
-    ):
-        raise ValueError(
-            f"{who}: time_limit must be a positive number of seconds or None, got {time_limit!r}"
-        )
-    if budget is not None and (
-        isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
-    ):
-        raise ValueError(f"{who}: budget must be a positive integer or None, got {budget!r}")
-    if playout_turns is not None and (
-        isinstance(playout_turns, bool) or not isinstance(playout_turns, int) or playout_turns < 1
-    ):
-        raise ValueError(
-            f"{who}: playout_turns must be a positive integer or None, got {playout_turns!r}"
-        )
+    check_seconds(who, "time_limit", time_limit)
+    check_int(who, "budget", budget, 1, optional=True)
+    check_int(who, "playout_turns", playout_turns, 1, optional=True)

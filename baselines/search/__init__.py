@@ -9,6 +9,7 @@ agents (``make_agent("mcts:budget=2000,c=1.414", game)``), together with the pap
 
 from stratagem.baselines.agent import register_agent
 from stratagem.baselines.search.common import SearchAgent, SearchStats, end_turn_action
+from stratagem.baselines.search.config import SearchConfig
 from stratagem.baselines.search.mc import MCAgent
 from stratagem.baselines.search.mcts import MCTSAgent, Node
 from stratagem.baselines.search.mcts_u import MCTSUnitAgent
@@ -30,6 +31,7 @@ __all__ = [
     "OSLAAgent",
     "RHEAAgent",
     "SearchAgent",
+    "SearchConfig",
     "SearchStats",
     "end_turn_action",
     "load_agent_file",

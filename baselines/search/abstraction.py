@@ -86,12 +86,25 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from stratagem.baselines.agent import Evaluator, register_agent
+from stratagem.baselines.agent import (
+    EvaluatorAbstractionGate,
+    EvaluatorMemory,
+    register_agent,
+)
 from stratagem.baselines.search.common import SearchStats
-from stratagem.baselines.search.mcts import Node
+from stratagem.baselines.search.config import (
+    SearchConfig,
+    check_choice,
+    check_flag,
+    check_int,
+    check_number,
+    kind_names,
+)
+from stratagem.baselines.search.mcts import Node, backup
 from stratagem.baselines.search.mcts_u import MCTSUnitAgent
-from stratagem.envs.core import Game, State
+from stratagem.envs.core import Game, State, UnitTypeNames, UnitViews, optional_hook
 
 __all__ = [
     "ABSTRACTIONS",
@@ -138,15 +151,15 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
     Defaults are the paper's SCSA for Kill The King (Table I): 10,000 forward-model calls,
     ``c = 0.1``, rollouts of 10, ``eta_r = 0.05``, ``eta_t = 1.0``, ``size_limit = 2``, B = 20.
 
+    Options (:class:`~stratagem.baselines.search.config.SearchConfig`, as keywords or
+    ``config``): ``budget``, ``time_limit``, ``iterations``, ``evaluator``, ``c`` (the paper's
+    C, the reference's K), ``rollout_length`` (own actions from the root after which rollouts
+    stop: the paper's K, the reference's RolloutLength) and ``exclude_kinds``. Rollouts, raw
+    values, random opponents and closed loop are fixed, as in the reference.
+
     Args:
         game: The game the agent plays (its states must provide ``action_unit``).
-        budget: Forward-model calls per decision.
-        time_limit: Optional seconds per decision.
-        iterations: Optional cap on iterations per decision.
-        evaluator: State evaluator (default: the game's own heuristic).
-        c: The UCT exploration constant (the paper's C, the reference's K).
-        rollout_length: Own actions from the root after which rollouts stop (the paper's K,
-            the reference's RolloutLength).
+        config: The whole configuration, instead of keywords.
         abstraction: ``"none"``, ``"random"`` (RG), ``"elastic"`` or ``"scsa"``.
         eta_r: Reward error threshold η_R (elastic, scsa).
         eta_t: Transition error threshold η_T (elastic, scsa).
@@ -158,7 +171,7 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
             algorithm (false); see the module docstring.
         skip_units: Unit type names whose nodes are never grouped (``|``-separated).
         order: Unit order, ``"id"`` or ``"random"`` (see MCTS_u).
-        exclude_kinds: Action kinds never played.
+        **options: Configuration fields over :attr:`defaults`.
 
     Raises:
         ValueError: For an unknown abstraction or an out-of-range parameter.
@@ -166,17 +179,24 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
 
     name = "abs_mcts_u"
     default_abstraction = "scsa"
+    options = frozenset(
+        ("budget", "time_limit", "iterations", "evaluator", "c", "rollout_length", "exclude_kinds")
+    )
+    defaults = SearchConfig(
+        budget=10000,
+        c=0.1,
+        rollout_length=10,
+        rollouts=True,
+        normalize=False,
+        opponent="random",
+        open_loop=False,
+    )
 
     def __init__(
         self,
         game: Game,
+        config: SearchConfig | None = None,
         *,
-        budget: int | None = 10000,
-        time_limit: float | None = None,
-        iterations: int | None = None,
-        evaluator: Evaluator | str | None = None,
-        c: float = 0.1,
-        rollout_length: int = 10,
         abstraction: str | None = None,
         eta_r: float = 0.05,
         eta_t: float = 1.0,
@@ -186,45 +206,19 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
         reference_quirks: bool = True,
         skip_units: str | Sequence[str] = "city|barracks",
         order: str = "id",
-        exclude_kinds: Sequence[str] | str | None = (),
+        **options: Any,
     ) -> None:
-        super().__init__(
-            game,
-            budget=budget,
-            time_limit=time_limit,
-            iterations=iterations,
-            evaluator=evaluator,
-            c=c,
-            rollout_length=rollout_length,
-            rollouts=True,
-            normalize=False,
-            opponent="random",
-            order=order,
-            open_loop=False,
-            exclude_kinds=exclude_kinds,
-        )
+        super().__init__(game, config, order=order, **options)
         abstraction = self.default_abstraction if abstraction is None else abstraction
-        if abstraction not in ABSTRACTIONS:
-            raise ValueError(
-                f"{self.name}: abstraction must be one of {', '.join(ABSTRACTIONS)}, "
-                f"got {abstraction!r}"
-            )
-        for label, value in (("eta_r", eta_r), ("eta_t", eta_t)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{self.name}: {label} must be a number >= 0, got {value!r}")
-        for label, value, low in (
-            ("batch_size", batch_size, 1),
-            ("early_stop", early_stop, 0),
-            ("size_limit", size_limit, 0),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"{self.name}: {label} must be an integer >= {low}, got {value!r}")
-        if not isinstance(reference_quirks, bool):
-            raise ValueError(f"{self.name}: reference_quirks must be true or false")
-        if isinstance(skip_units, str):
-            skip = frozenset(s.strip() for s in skip_units.split("|") if s.strip())
-        else:
-            skip = frozenset(str(s) for s in skip_units)
+        who = self.name
+        check_choice(who, "abstraction", abstraction, ABSTRACTIONS)
+        check_number(who, "eta_r", eta_r)
+        check_number(who, "eta_t", eta_t)
+        check_int(who, "batch_size", batch_size, 1)
+        check_int(who, "early_stop", early_stop, 0)
+        check_int(who, "size_limit", size_limit, 0)
+        check_flag(who, "reference_quirks", reference_quirks)
+        skip = kind_names(skip_units)
         self.abstraction = abstraction
         self.eta_r = float(eta_r)
         self.eta_t = float(eta_t)
@@ -248,7 +242,7 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
     def reset(self) -> None:
         """Forget the previous game (unit order, and the evaluator's game memory if any)."""
         super().reset()
-        reset = getattr(self.evaluator, "reset", None)
+        reset = optional_hook(self.evaluator, EvaluatorMemory.reset)
         if callable(reset):
             reset()
 
@@ -259,7 +253,7 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
         self._me = me = state.current_player
         root = self._make_root(state, actions, prng)
         active = self.abstraction != "none"
-        ready = getattr(self.evaluator, "abstraction_ready", None)
+        ready = optional_hook(self.evaluator, EvaluatorAbstractionGate.abstraction_ready)
         if active and ready is not None and not ready(me):
             active = False  # Two Kingdoms before battle mode: no abstraction at all
         self._abs_info = {}
@@ -328,16 +322,9 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
                 values = self._values(sim)
             else:
                 values = self._values(node.state)
-            for n in path:
-                n.n += 1
-                w = n.w
-                q = n.q
-                inv = 1.0 / n.n
-                for i in players:
-                    w[i] += values[i]
-                    q[i] = w[i] * inv
-                n.isq = sqrt(inv)
-                if active:
+            backup(path, values, players)
+            if active:
+                for n in path:
                     g = info[n].group
                     if g is not None:
                         g.n += 1
@@ -411,7 +398,7 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
             return
         unit = state.action_unit(acts[0])  # type: ignore[attr-defined]
         rec.unit_key = _unit_key(state, unit)
-        type_name = getattr(state, "unit_type_name", None)
+        type_name = optional_hook(state, UnitTypeNames.unit_type_name)
         if unit is not None and type_name is not None and self.skip_units:
             rec.skip = type_name(unit) in self.skip_units
         if self.reference_quirks:
@@ -528,11 +515,11 @@ def _unit_key(state: State, unit: object) -> object:
     """The transition key of a unit: its type and tile, ``None`` once it is gone."""
     if unit is None:
         return None
-    view_of = getattr(state, "unit", None)
+    view_of = optional_hook(state, UnitViews.unit)
     if view_of is None:
         return unit
     view = view_of(unit)
-    if getattr(view, "x", -1) < 0:
+    if getattr(view, "x", -1) < 0:  # views without a square tile (CotG's hexes) give no key
         return None
     return (getattr(view, "type", None), view.x, view.y)
 

@@ -25,17 +25,23 @@ budget, not in how they talk to the game, so that part lives here once:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from stratagem.baselines.agent import BaseAgent, Evaluator
+from stratagem.baselines.agent import (
+    BaseAgent,
+    EvaluatorFastValues,
+    EvaluatorRoot,
+)
 from stratagem.baselines.evaluators import make_evaluator
-from stratagem.envs.core import Game, State
+from stratagem.baselines.search.config import SearchConfig
+from stratagem.envs.core import ActionGroups, ActionKinds, Game, State, optional_hook
 
 __all__ = ["SearchAgent", "SearchStats", "end_turn_action", "shuffle"]
 
@@ -98,13 +104,8 @@ def end_turn_action(game: Game) -> int | None:
     return None
 
 
-def _as_names(value: Sequence[str] | str | None) -> tuple[str, ...]:
-    """Parse ``exclude_kinds``: a sequence, or a string separated by ``|`` (CLI friendly)."""
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return tuple(v.strip() for v in value.split("|") if v.strip())
-    return tuple(str(v) for v in value)
+#: The configuration's own defaults: a config that leaves an option there did not set it.
+_BASE = SearchConfig()
 
 
 class SearchAgent(BaseAgent):
@@ -114,67 +115,55 @@ class SearchAgent(BaseAgent):
     actions and returns the chosen action, spending forward-model calls only through
     :meth:`_step` and :meth:`_rollout` (or by adding to ``self._calls`` themselves).
 
+    A planner is configured by one :class:`~stratagem.baselines.search.config.SearchConfig`:
+    given whole as ``config``, or built from keywords on top of the planner's :attr:`defaults`.
+    Each planner takes the fields named in its :attr:`options` (another keyword is a
+    ``TypeError`` naming it, as a Python signature would raise); the fields mean:
+
+    * ``budget``: forward-model calls per decision; ``None`` for no call limit (then
+      ``time_limit`` or an iteration limit must bound the search).
+    * ``time_limit``: optional wall-clock limit per decision, in seconds.
+    * ``evaluator``: heuristic evaluator; ``None``/``"default"`` uses the game's own one
+      (:func:`stratagem.baselines.evaluators.default_evaluator`).
+    * ``exclude_kinds``: action kinds the planner never plays (Tribes excludes ``disband`` and
+      ``destroy``); a sequence or a ``|``-separated string.
+    * ``prioritize_root``: Tribes' root prioritisation: each decision draws one action group
+      (``state.action_group``) uniformly and searches only its actions at the root.
+    * ``force_end_turn``: when > 0, the planner's simulations end the turn every this many
+      steps (Tribes' ``FORCE_TURN_END``); 0 disables it, as in the paper's final runs.
+
     Args:
         game: The game the agent plays.
-        budget: Forward-model calls per decision; ``None`` for no call limit (then
-            ``time_limit`` or an iteration limit must bound the search).
-        time_limit: Optional wall-clock limit per decision, in seconds.
-        evaluator: Heuristic evaluator; ``None``/``"default"`` uses the game's own one
-            (:func:`stratagem.baselines.evaluators.default_evaluator`).
-        exclude_kinds: Action kinds the planner never plays (Tribes excludes ``disband`` and
-            ``destroy``); a sequence or a ``|``-separated string.
-        prioritize_root: Tribes' root prioritisation: each decision draws one action group
-            (``state.action_group``) uniformly and searches only its actions at the root.
-        force_end_turn: When > 0, the planner's simulations end the turn every this many
-            steps (Tribes' ``FORCE_TURN_END``); 0 disables it, as in the paper's final runs.
+        config: The whole configuration; keywords may not be given with it.
+        **options: Fields of the configuration, over :attr:`defaults`.
+
+    Raises:
+        TypeError: For a keyword the planner does not take.
+        ValueError: For a bad value, naming the option, or when nothing bounds the search.
     """
 
     name = "search"
+    #: The :class:`SearchConfig` fields this planner takes as keywords.
+    options: ClassVar[frozenset[str]] = frozenset(
+        ("budget", "time_limit", "evaluator", "exclude_kinds", "prioritize_root", "force_end_turn")
+    )
+    #: This planner's defaults (the papers' settings); fields outside :attr:`options` stay so.
+    defaults: ClassVar[SearchConfig] = SearchConfig()
+    #: Whether the search ends by itself without a budget, time or iteration limit (OSLA).
+    unbounded_ok: ClassVar[bool] = False
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        budget: int | None,
-        time_limit: float | None = None,
-        evaluator: Evaluator | str | None = None,
-        exclude_kinds: Sequence[str] | str | None = (),
-        prioritize_root: bool = False,
-        force_end_turn: int = 0,
-    ) -> None:
-        if budget is not None and (
-            isinstance(budget, bool) or not isinstance(budget, int) or budget < 1
-        ):
-            raise ValueError(
-                f"{self.name}: budget must be a positive integer or None, got {budget!r}"
-            )
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, (int, float))
-            or time_limit <= 0
-        ):
-            raise ValueError(
-                f"{self.name}: time_limit must be a positive number of seconds "
-                f"or None, got {time_limit!r}"
-            )
-        if (
-            isinstance(force_end_turn, bool)
-            or not isinstance(force_end_turn, int)
-            or force_end_turn < 0
-        ):
-            raise ValueError(
-                f"{self.name}: force_end_turn must be an integer >= 0, got {force_end_turn!r}"
-            )
-        if not isinstance(prioritize_root, bool):
-            raise ValueError(
-                f"{self.name}: prioritize_root must be true or false, got {prioritize_root!r}"
-            )
+    def __init__(self, game: Game, config: SearchConfig | None = None, **options: Any) -> None:
+        config = self._configure(config, options)
+        self.config = config
+        budget, force_end_turn = config.budget, config.force_end_turn
         self.game = game
         self.budget = budget
-        self.time_limit = None if time_limit is None else float(time_limit)
-        self.evaluator = make_evaluator(evaluator, game)
-        self.exclude_kinds = frozenset(_as_names(exclude_kinds))
-        self.prioritize_root = prioritize_root
+        self.time_limit = config.time_limit
+        self.iterations = config.iterations
+        self.rollout_length = config.rollout_length
+        self.evaluator = make_evaluator(config.evaluator, game)
+        self.exclude_kinds: frozenset[str] = config.exclude_kinds  # type: ignore[assignment]
+        self.prioritize_root = config.prioritize_root
         self.force_end_turn = force_end_turn
         self.end_turn = end_turn_action(game)
         if force_end_turn and self.end_turn is None:
@@ -188,10 +177,46 @@ class SearchAgent(BaseAgent):
         self._calls = 0
         self._limit = 0
         self._deadline = float("inf")
-        self._set_root = getattr(self.evaluator, "set_root", None)
-        self._evaluate_list: Callable[[State], list[float]] | None = getattr(
-            self.evaluator, "evaluate_list", None
+        self._set_root = optional_hook(self.evaluator, EvaluatorRoot.set_root)
+        self._evaluate_list: Callable[[State], list[float]] | None = optional_hook(
+            self.evaluator, EvaluatorFastValues.evaluate_list
         )
+
+    def _configure(self, config: SearchConfig | None, options: dict[str, Any]) -> SearchConfig:
+        """The planner's configuration: ``config``, or its defaults with ``options`` applied.
+
+        Raises:
+            TypeError: For a keyword this planner does not take (as a Python signature would),
+                or for keywords given together with a ``config``.
+            ValueError: For a bad value (naming it), or a ``config`` that sets an option this
+                planner does not take.
+        """
+        unknown = sorted(set(options) - self.options)
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}"
+            )
+        if config is None:
+            config = dataclasses.replace(self.defaults, planner=self.name, **options)
+        elif options:
+            raise TypeError(
+                f"{type(self).__name__}(): give a SearchConfig or keywords, not both "
+                f"({', '.join(sorted(options))})"
+            )
+        # Options the planner does not take are its own settings (SCSA always rolls out).
+        fixed = {
+            f.name: getattr(self.defaults, f.name)
+            for f in dataclasses.fields(SearchConfig)
+            if f.compare and f.name not in self.options
+        }
+        for key, value in fixed.items():
+            if getattr(config, key) not in (value, getattr(_BASE, key)):
+                raise ValueError(f"{self.name} does not take the option {key}")
+        config = dataclasses.replace(config, planner=self.name, **fixed)
+        if not self.unbounded_ok and not config.bounded():
+            limits = [k for k in ("budget", "time_limit", "iterations") if k in self.options]
+            raise ValueError(f"{self.name}: give {', '.join(limits[:-1])} or {limits[-1]}")
+        return config
 
     # ------------------------------------------------------------------ public
     def act(self, state: State, *, rng: np.random.Generator) -> int:
@@ -253,15 +278,12 @@ class SearchAgent(BaseAgent):
     def _bind(self, state: State) -> None:
         """Look up the fast paths of this state's class once per decision."""
         cls = type(state)
-        fast = getattr(cls, "legal_action_list", None)
-        self._legal_raw: LegalFn = fast if fast is not None else _legal_from_array
+        self._legal_raw: LegalFn = cls.legal_action_list
         self._apply: ApplyFn = cls.apply
-        self._kind_fn = getattr(state, "action_kind", None)
+        self._kind_fn = optional_hook(state, ActionKinds.action_kind)
         # A game's own sampler (it draws without listing); None keeps the list and its draw.
-        sample = getattr(cls, "sample_legal_action", None)
-        self._sample: SampleFn | None = (
-            sample if sample is not None and sample is not State.sample_legal_action else None
-        )
+        sample = cls.sample_legal_action
+        self._sample: SampleFn | None = sample if sample is not State.sample_legal_action else None
 
     def _legal(self, state: State) -> list[int]:
         """Legal actions the planner may play (excluded kinds removed unless nothing is left)."""
@@ -274,7 +296,7 @@ class SearchAgent(BaseAgent):
     def _kind(self, state: State, action: int) -> str:
         """Kind of ``action``: ``state.action_kind`` if present, else its name's first word."""
         if self._kind_fn is not None:
-            return state.action_kind(action)  # type: ignore[attr-defined]
+            return state.action_kind(action)  # type: ignore[attr-defined]  # ActionKinds
         kind = self._kind_cache.get(action)
         if kind is None:
             kind = self.game.action_to_string(action).split(maxsplit=1)[0]
@@ -285,7 +307,7 @@ class SearchAgent(BaseAgent):
         """Candidate actions at the root: all legal ones, or one random group (Tribes)."""
         if not self.prioritize_root:
             return legal
-        group_of = getattr(state, "action_group", None)
+        group_of = optional_hook(state, ActionGroups.action_group)
         if group_of is None:
             raise ValueError(
                 f"{self.name}: prioritize_root needs state.action_group(action), which "
@@ -405,8 +427,3 @@ class SearchAgent(BaseAgent):
         if type(values) is np.ndarray and values.dtype == np.float64:  # no conversion to make
             return values.tolist()
         return np.asarray(values, dtype=np.float64).tolist()
-
-
-def _legal_from_array(state: State) -> list[int]:
-    """Fallback for games without ``legal_action_list``."""
-    return state.legal_actions().tolist()

@@ -12,11 +12,9 @@ later.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from stratagem.baselines.agent import Evaluator
 from stratagem.baselines.search.common import SearchAgent, SearchStats
-from stratagem.envs.core import Game, State
+from stratagem.envs.core import State
 
 __all__ = ["MCAgent"]
 
@@ -24,49 +22,15 @@ __all__ = ["MCAgent"]
 class MCAgent(SearchAgent):
     """Flat Monte Carlo: random rollouts after each root action, best mean value wins.
 
-    Args:
-        game: The game the agent plays.
-        budget: Forward-model calls per decision (Tribes: 2000).
-        time_limit: Optional seconds per decision.
-        evaluator: State evaluator (default: the game's own heuristic).
-        rollout_length: Actions per iteration, the root action included (Tribes: 20).
-        exclude_kinds: Action kinds never played (Tribes: ``disband|destroy``).
-        prioritize_root: Tribes' root prioritisation (needs ``state.action_group``).
-        force_end_turn: End the turn every this many rollout steps (0: never).
+    Options (:class:`~stratagem.baselines.search.config.SearchConfig`, given as keywords or
+    as ``config``): ``budget`` (Tribes: 2000), ``time_limit``, ``evaluator``,
+    ``rollout_length`` (actions per iteration, the root action included; Tribes: 20),
+    ``exclude_kinds`` (Tribes: ``disband|destroy``), ``prioritize_root`` and
+    ``force_end_turn`` (end the turn every this many rollout steps).
     """
 
     name = "mc"
-
-    def __init__(
-        self,
-        game: Game,
-        *,
-        budget: int | None = 2000,
-        time_limit: float | None = None,
-        evaluator: Evaluator | str | None = None,
-        rollout_length: int = 20,
-        exclude_kinds: Sequence[str] | str | None = (),
-        prioritize_root: bool = False,
-        force_end_turn: int = 0,
-    ) -> None:
-        super().__init__(
-            game,
-            budget=budget,
-            time_limit=time_limit,
-            evaluator=evaluator,
-            exclude_kinds=exclude_kinds,
-            prioritize_root=prioritize_root,
-            force_end_turn=force_end_turn,
-        )
-        if (
-            isinstance(rollout_length, bool)
-            or not isinstance(rollout_length, int)
-            or rollout_length < 1
-        ):
-            raise ValueError(f"mc: rollout_length must be an integer >= 1, got {rollout_length!r}")
-        if budget is None and time_limit is None:
-            raise ValueError("mc: give a budget or a time_limit")
-        self.rollout_length = rollout_length
+    options = SearchAgent.options | {"rollout_length"}
 
     def _search(
         self, state: State, actions: list[int], prng: random.Random, stats: SearchStats

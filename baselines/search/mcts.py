@@ -39,14 +39,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from stratagem.baselines.agent import Evaluator
 from stratagem.baselines.search.common import SearchAgent, SearchStats, shuffle
+from stratagem.baselines.search.config import OPPONENT_MODELS, SearchConfig
 from stratagem.envs.core import Game, State
 
-__all__ = ["MCTSAgent", "Node"]
-
-OPPONENT_MODELS = ("tree", "random")
+__all__ = ["OPPONENT_MODELS", "MCTSAgent", "Node", "backup"]
 
 
 class Node:
@@ -120,6 +119,25 @@ class _OpenNode:
         self.isq = 0.0
 
 
+def backup(path: Sequence[Node | _OpenNode], values: Sequence[float], players: range) -> None:
+    """Add one evaluation to every node of ``path``: visits, per-player sums and means, 1/√n.
+
+    The one backup of the tree searches (closed loop, open loop and the SCSA planners, which
+    add the group statistics after it). Closed-loop MCTS keeps an unrolled copy of this loop
+    for two players, its hot path, which must give the same floats.
+    """
+    sqrt = math.sqrt
+    for n in path:
+        n.n += 1
+        w = n.w
+        q = n.q
+        inv = 1.0 / n.n
+        for i in players:
+            w[i] += values[i]
+            q[i] = w[i] * inv
+        n.isq = sqrt(inv)
+
+
 class MCTSAgent(SearchAgent):
     """UCT with per-player backup, a forward-model-call budget and the papers' options.
 
@@ -128,96 +146,54 @@ class MCTSAgent(SearchAgent):
     Stratega's Kill The King agent is ``budget=5000`` (SCSA paper: 10000), ``c=0.1`` to ``1``,
     ``rollout_length=10``, ``rollouts=true``, ``normalize=false``, ``opponent=random``.
 
+    Options (fields of :class:`~stratagem.baselines.search.config.SearchConfig`, given as
+    keywords or as ``config``):
+
+    * ``budget``, ``time_limit``, ``iterations``: forward-model calls, seconds and iterations
+      per decision (at least one must be set).
+    * ``evaluator``: state evaluator (default: the game's own heuristic).
+    * ``c``: UCB1 exploration constant.
+    * ``rollout_length``: depth limit from the root, for the tree and the rollouts.
+    * ``rollouts``: play random rollouts to the depth limit; false evaluates the expanded node.
+    * ``normalize``: scale values to [0, 1] with the min/max seen in this search before UCB1
+      (Tribes), which makes ``c`` independent of the evaluator's scale.
+    * ``opponent``: ``"tree"`` or ``"random"`` (see the module docstring).
+    * ``open_loop``: re-simulate the path from the root in every iteration instead of storing
+      states in nodes; default: when chance is involved (random opponents or a stochastic
+      game). Stratega's agents are closed-loop even with random opponents.
+    * ``exclude_kinds``: action kinds never played.
+    * ``prioritize_root``: Tribes' root prioritisation (needs ``state.action_group``).
+    * ``force_end_turn``: only END_TURN is expanded at depths that are multiples of this, and
+      rollouts end the turn there too (0: never).
+
     Args:
         game: The game the agent plays.
-        budget: Forward-model calls per decision.
-        time_limit: Optional seconds per decision.
-        iterations: Optional cap on iterations per decision.
-        evaluator: State evaluator (default: the game's own heuristic).
-        c: UCB1 exploration constant.
-        rollout_length: Depth limit from the root, for the tree and the rollouts.
-        rollouts: Play random rollouts to the depth limit; False evaluates the expanded node.
-        normalize: Scale values to [0, 1] with the min/max seen in this search before UCB1
-            (Tribes), which makes ``c`` independent of the evaluator's scale.
-        opponent: ``"tree"`` or ``"random"`` (see the module docstring).
-        open_loop: Re-simulate the path from the root in every iteration instead of storing
-            states in nodes; default: when chance is involved (random opponents or a
-            stochastic game). Stratega's agents are closed-loop even with random opponents.
-        exclude_kinds: Action kinds never played.
-        prioritize_root: Tribes' root prioritisation (needs ``state.action_group``).
-        force_end_turn: Only END_TURN is expanded at depths that are multiples of this, and
-            rollouts end the turn there too (0: never).
+        config: The whole configuration, instead of keywords.
+        **options: Configuration fields over :attr:`defaults`.
     """
 
     name = "mcts"
+    options = SearchAgent.options | {
+        "iterations",
+        "c",
+        "rollout_length",
+        "rollouts",
+        "normalize",
+        "opponent",
+        "open_loop",
+    }
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        budget: int | None = 2000,
-        time_limit: float | None = None,
-        iterations: int | None = None,
-        evaluator: Evaluator | str | None = None,
-        c: float = math.sqrt(2.0),
-        rollout_length: int = 20,
-        rollouts: bool = False,
-        normalize: bool = True,
-        opponent: str = "tree",
-        open_loop: bool | None = None,
-        exclude_kinds: Sequence[str] | str | None = (),
-        prioritize_root: bool = False,
-        force_end_turn: int = 0,
-    ) -> None:
-        super().__init__(
-            game,
-            budget=budget,
-            time_limit=time_limit,
-            evaluator=evaluator,
-            exclude_kinds=exclude_kinds,
-            prioritize_root=prioritize_root,
-            force_end_turn=force_end_turn,
-        )
-        if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-        ):
-            raise ValueError(
-                f"{self.name}: iterations must be a positive integer or None, got {iterations!r}"
-            )
-        if budget is None and time_limit is None and iterations is None:
-            raise ValueError(f"{self.name}: give a budget, a time_limit or iterations")
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
-            raise ValueError(f"{self.name}: c must be a number >= 0, got {c!r}")
-        if (
-            isinstance(rollout_length, bool)
-            or not isinstance(rollout_length, int)
-            or rollout_length < 1
-        ):
-            raise ValueError(
-                f"{self.name}: rollout_length must be an integer >= 1, got {rollout_length!r}"
-            )
-        for flag, value in (("rollouts", rollouts), ("normalize", normalize)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{self.name}: {flag} must be true or false, got {value!r}")
-        if opponent not in OPPONENT_MODELS:
-            raise ValueError(
-                f"{self.name}: opponent must be one of {', '.join(OPPONENT_MODELS)},"
-                f" got {opponent!r}"
-            )
-        self.iterations = iterations
-        self.c = float(c)
-        self.rollout_length = rollout_length
-        self.rollouts = rollouts
-        self.normalize = normalize
-        self.opponent = opponent
-        if open_loop is not None and not isinstance(open_loop, bool):
-            raise ValueError(
-                f"{self.name}: open_loop must be true, false or None, got {open_loop!r}"
-            )
+    def __init__(self, game: Game, config: SearchConfig | None = None, **options: Any) -> None:
+        super().__init__(game, config, **options)
+        config = self.config
+        self.c = config.c
+        self.rollouts = config.rollouts
+        self.normalize = config.normalize
+        self.opponent = config.opponent
         self.open_loop = (
-            (opponent == "random" or not game.spec.deterministic)
-            if open_loop is None
-            else open_loop
+            (config.opponent == "random" or not game.spec.deterministic)
+            if config.open_loop is None
+            else config.open_loop
         )
         self._me = 0
 
@@ -371,16 +347,9 @@ class MCTSAgent(SearchAgent):
                     n.isq = sqrt(inv)
                     chooser = n.player
             else:
+                backup(path, values, players)
                 for n in path:
-                    n.n += 1
-                    w = n.w
-                    q = n.q
-                    inv = 1.0 / n.n
-                    for i in players:
-                        w[i] += values[i]
-                        q[i] = w[i] * inv
-                    n.qp = q[chooser]
-                    n.isq = sqrt(inv)
+                    n.qp = n.q[chooser]
                     chooser = n.player
             iterations += 1
             if self._calls == before:
@@ -486,15 +455,7 @@ class MCTSAgent(SearchAgent):
                     lo = vmin
                 if vmax > hi:
                     hi = vmax
-            for n in path:
-                n.n += 1
-                w = n.w
-                q = n.q
-                inv = 1.0 / n.n
-                for i in players:
-                    w[i] += values[i]
-                    q[i] = w[i] * inv
-                n.isq = sqrt(inv)
+            backup(path, values, players)
             iterations += 1
         stats.iterations = iterations
         stats.extra.update(nodes=nodes, depth=deepest)

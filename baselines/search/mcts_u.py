@@ -22,12 +22,13 @@ memory between calls.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
+from typing import Any
 
-from stratagem.baselines.agent import Evaluator
 from stratagem.baselines.search.common import SearchStats, shuffle
+from stratagem.baselines.search.config import SearchConfig, check_choice
 from stratagem.baselines.search.mcts import MCTSAgent, Node
-from stratagem.envs.core import Game, State
+from stratagem.envs.core import ActionUnits, Game, State, optional_hook
 
 __all__ = ["MCTSUnitAgent"]
 
@@ -42,25 +43,17 @@ class MCTSUnitAgent(MCTSAgent):
     (the SCSA paper uses 10000), ``c = 1``, rollouts of total length 10, raw (unnormalised)
     values, random opponents.
 
+    Options: those of :class:`~stratagem.baselines.search.mcts.MCTSAgent` but
+    ``prioritize_root`` (the unit order chooses the root actions); ``rollout_length`` counts
+    unit decisions, ``opponent="tree"`` makes opponents unit-ordered tree nodes maximising their
+    own value, and ``force_end_turn`` only acts in rollouts.
+
     Args:
         game: The game the agent plays; its states must provide ``action_unit(action)`` and the
             game an end-turn action.
-        budget: Forward-model calls per decision.
-        time_limit: Optional seconds per decision.
-        iterations: Optional cap on iterations per decision.
-        evaluator: State evaluator (default: the game's own heuristic).
-        c: UCB1 exploration constant.
-        rollout_length: Depth limit from the root (unit decisions), for tree and rollouts.
-        rollouts: Play random rollouts to the depth limit; False evaluates the expanded node.
-        normalize: Scale values by the bounds seen so far before UCB1.
-        opponent: ``"random"`` (Stratega) or ``"tree"`` (opponents are unit-ordered tree nodes
-            maximising their own value).
+        config: The whole configuration, instead of keywords.
         order: ``"id"`` (unit id order) or ``"random"`` (a random order fixed for the game).
-        open_loop: Re-simulate every iteration instead of storing states in nodes (see
-            :class:`~stratagem.baselines.search.mcts.MCTSAgent`); default: when chance is
-            involved (random opponents or a stochastic game).
-        exclude_kinds: Action kinds never played.
-        force_end_turn: Rollouts end the turn every this many steps (0: never).
+        **options: Configuration fields over :attr:`defaults`.
 
     Raises:
         ValueError: When the game has no end-turn action, or (at the first decision) when its
@@ -68,47 +61,26 @@ class MCTSUnitAgent(MCTSAgent):
     """
 
     name = "mcts_u"
+    options = MCTSAgent.options - {"prioritize_root"}
+    defaults = SearchConfig(
+        budget=5000, c=1.0, rollout_length=10, rollouts=True, normalize=False, opponent="random"
+    )
 
     def __init__(
         self,
         game: Game,
+        config: SearchConfig | None = None,
         *,
-        budget: int | None = 5000,
-        time_limit: float | None = None,
-        iterations: int | None = None,
-        evaluator: Evaluator | str | None = None,
-        c: float = 1.0,
-        rollout_length: int = 10,
-        rollouts: bool = True,
-        normalize: bool = False,
-        opponent: str = "random",
         order: str = "id",
-        open_loop: bool | None = None,
-        exclude_kinds: Sequence[str] | str | None = (),
-        force_end_turn: int = 0,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            game,
-            budget=budget,
-            time_limit=time_limit,
-            iterations=iterations,
-            evaluator=evaluator,
-            c=c,
-            rollout_length=rollout_length,
-            rollouts=rollouts,
-            normalize=normalize,
-            opponent=opponent,
-            open_loop=open_loop,
-            exclude_kinds=exclude_kinds,
-            force_end_turn=force_end_turn,
-        )
+        super().__init__(game, config, **options)
         if self.end_turn is None:
             raise ValueError(
                 f"mcts_u: {game.spec.name} has no end-turn action, which unit "
                 f"ordering needs to close a turn once every unit is done"
             )
-        if order not in ORDERS:
-            raise ValueError(f"mcts_u: order must be one of {', '.join(ORDERS)}, got {order!r}")
+        check_choice("mcts_u", "order", order, ORDERS)
         self.order = order
         self._ranks: dict[tuple[int, Hashable], tuple[int, object]] = {}
         self._root_cursor: object = None
@@ -196,7 +168,7 @@ class MCTSUnitAgent(MCTSAgent):
 
     # ------------------------------------------------------------------ MCTS hooks
     def _root_actions(self, state: State, legal: list[int], prng: random.Random) -> list[int]:
-        if not hasattr(state, "action_unit"):
+        if optional_hook(state, ActionUnits.action_unit) is None:
             raise ValueError(
                 f"mcts_u needs state.action_unit(action) to know which unit an action moves, "
                 f"and {self.game.spec.name} does not provide it; use mcts instead"

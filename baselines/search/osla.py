@@ -10,10 +10,10 @@ that behaviour.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from typing import Any
 
-from stratagem.baselines.agent import Evaluator
 from stratagem.baselines.search.common import SearchAgent, SearchStats
+from stratagem.baselines.search.config import SearchConfig
 from stratagem.envs.core import Game, State
 
 __all__ = ["OSLAAgent"]
@@ -22,38 +22,31 @@ __all__ = ["OSLAAgent"]
 class OSLAAgent(SearchAgent):
     """One-step look-ahead: evaluate the state after every action, play the best.
 
+    Options (:class:`~stratagem.baselines.search.config.SearchConfig`): ``budget`` (Tribes:
+    2000; with fewer calls than actions, a random subset of the actions is evaluated),
+    ``time_limit``, ``evaluator``, ``exclude_kinds`` and ``prioritize_root`` (evaluate only one
+    random action group).
+
     Args:
         game: The game the agent plays.
-        budget: Forward-model calls per decision (Tribes: 2000); with fewer calls than actions,
-            a random subset of the actions is evaluated.
-        time_limit: Optional seconds per decision.
-        evaluator: State evaluator (default: the game's own heuristic).
-        exclude_kinds: Action kinds never played.
-        prioritize_root: Evaluate only one random action group (needs ``state.action_group``).
+        config: The whole configuration, instead of keywords.
         end_turn_last: Consider ending the turn only when no other action is legal (Tribes).
+        **options: Configuration fields over the defaults.
     """
 
     name = "osla"
+    options = frozenset(("budget", "time_limit", "evaluator", "exclude_kinds", "prioritize_root"))
+    unbounded_ok = True  # one evaluation per action at most
 
     def __init__(
         self,
         game: Game,
+        config: SearchConfig | None = None,
         *,
-        budget: int | None = 2000,
-        time_limit: float | None = None,
-        evaluator: Evaluator | str | None = None,
-        exclude_kinds: Sequence[str] | str | None = (),
-        prioritize_root: bool = False,
         end_turn_last: bool = True,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            game,
-            budget=budget,
-            time_limit=time_limit,
-            evaluator=evaluator,
-            exclude_kinds=exclude_kinds,
-            prioritize_root=prioritize_root,
-        )
+        super().__init__(game, config, **options)
         self.end_turn_last = bool(end_turn_last)
 
     def _root_actions(self, state: State, legal: list[int], prng: random.Random) -> list[int]:

@@ -23,10 +23,10 @@ wins sooner.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from typing import Any
 
-from stratagem.baselines.agent import Evaluator
 from stratagem.baselines.search.common import SearchAgent, SearchStats
+from stratagem.baselines.search.config import SearchConfig, check_flag, check_int, check_number
 from stratagem.envs.core import Game, State
 
 __all__ = ["RHEAAgent"]
@@ -59,11 +59,13 @@ class RHEAAgent(SearchAgent):
     Defaults are the Tribes paper's: budget 2000, individuals of 20 actions, population 1
     (random-mutation hill climber), mutation rate 0.1, tournaments of 3, one elite, shift buffer.
 
+    Options (:class:`~stratagem.baselines.search.config.SearchConfig`, as keywords or
+    ``config``): ``budget``, ``time_limit``, ``evaluator``, ``exclude_kinds`` and
+    ``force_end_turn`` (every this many genes is an END_TURN).
+
     Args:
         game: The game the agent plays.
-        budget: Forward-model calls per decision.
-        time_limit: Optional seconds per decision.
-        evaluator: State evaluator (default: the game's own heuristic).
+        config: The whole configuration, instead of keywords.
         length: Actions per individual.
         population: Individuals per generation; 1 is a random-mutation hill climber.
         mutation: Probability that a gene is redrawn (at least one gene always is).
@@ -71,19 +73,17 @@ class RHEAAgent(SearchAgent):
         tournament: Tournament size for parent selection.
         elitism: Best individuals copied unchanged into the next generation.
         shift_buffer: Start the next decision from this decision's population, shifted by one.
-        exclude_kinds: Action kinds never played.
-        force_end_turn: Every this many genes is an END_TURN (0: never).
+        **options: Configuration fields over the defaults.
     """
 
     name = "rhea"
+    options = frozenset(("budget", "time_limit", "evaluator", "exclude_kinds", "force_end_turn"))
 
     def __init__(
         self,
         game: Game,
+        config: SearchConfig | None = None,
         *,
-        budget: int | None = 2000,
-        time_limit: float | None = None,
-        evaluator: Evaluator | str | None = None,
         length: int = 20,
         population: int = 1,
         mutation: float = 0.1,
@@ -91,40 +91,23 @@ class RHEAAgent(SearchAgent):
         tournament: int = 3,
         elitism: int = 1,
         shift_buffer: bool = True,
-        exclude_kinds: Sequence[str] | str | None = (),
-        force_end_turn: int = 0,
+        **options: Any,
     ) -> None:
-        super().__init__(
-            game,
-            budget=budget,
-            time_limit=time_limit,
-            evaluator=evaluator,
-            exclude_kinds=exclude_kinds,
-            force_end_turn=force_end_turn,
-        )
-        if budget is None and time_limit is None:
-            raise ValueError("rhea: give a budget or a time_limit")
+        super().__init__(game, config, **options)
         for key, value, low in (
             ("length", length, 1),
             ("population", population, 1),
             ("tournament", tournament, 1),
             ("elitism", elitism, 0),
         ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"rhea: {key} must be an integer >= {low}, got {value!r}")
+            check_int("rhea", key, value, low)
         if elitism >= population and population > 1:
             raise ValueError(
                 f"rhea: elitism ({elitism}) must be smaller than the population ({population})"
             )
-        if (
-            isinstance(mutation, bool)
-            or not isinstance(mutation, (int, float))
-            or not 0.0 <= mutation <= 1.0
-        ):
-            raise ValueError(f"rhea: mutation must be a probability in [0, 1], got {mutation!r}")
-        for key, flag in (("crossover", crossover), ("shift_buffer", shift_buffer)):
-            if not isinstance(flag, bool):
-                raise ValueError(f"rhea: {key} must be true or false, got {flag!r}")
+        check_number("rhea", "mutation", mutation, 0.0, high=1.0, what="a probability")
+        check_flag("rhea", "crossover", crossover)
+        check_flag("rhea", "shift_buffer", shift_buffer)
         self.length = length
         self.population = population
         self.mutation = float(mutation)
