@@ -169,6 +169,67 @@ def test_alphazero_keeps_the_best_evaluated_network(tmp_path):
     assert agent.act(game.new_initial_state(0), rng=np.random.default_rng(0)) in range(9)
 
 
+def test_init_network_starts_a_run_from_another_runs_weights(tmp_path):
+    """--init-network: a new run starts from the file's weights; a resumed run ignores it."""
+    small = dict(games_per_iteration=2, parallel_games=2, simulations=2, train_steps=2)
+    alphazero.train(az_config(tmp_path / "a", iterations=1, **small))
+    source = alphazero.load_checkpoint(tmp_path / "a" / "final.pt")["network"]
+    init = str(tmp_path / "a" / "final.pt")
+    # train_steps=0: final.pt holds the starting weights
+    untrained = dict(small, iterations=1, train_steps=0, seed=7)
+    alphazero.train(az_config(tmp_path / "b", init_network=init, **untrained))
+    started = alphazero.load_checkpoint(tmp_path / "b" / "final.pt")["network"]
+    assert all(torch.equal(source[k], started[k]) for k in source)
+    # without it the same seed starts elsewhere
+    alphazero.train(az_config(tmp_path / "c", **untrained))
+    fresh = alphazero.load_checkpoint(tmp_path / "c" / "final.pt")["network"]
+    assert not all(torch.equal(source[k], fresh[k]) for k in source)
+    # resuming b with another init_network keeps b's own weights
+    alphazero.train(az_config(tmp_path / "b", init_network="missing.pt", **untrained))
+
+
+def test_init_network_of_another_game_or_architecture_is_refused(tmp_path):
+    small = dict(iterations=1, games_per_iteration=2, parallel_games=2, simulations=2)
+    alphazero.train(az_config(tmp_path / "a", train_steps=1, **small))
+    init = str(tmp_path / "a" / "final.pt")
+    with pytest.raises(ValueError, match="another architecture"):
+        alphazero.train(az_config(tmp_path / "b", filters=8, init_network=init, **small))
+    with pytest.raises(ValueError, match="no checkpoint at"):
+        alphazero.train(az_config(tmp_path / "c", init_network=str(tmp_path / "x.pt"), **small))
+    with pytest.raises(ValueError, match="no pretrained network ships for tictactoe_test"):
+        alphazero.train(az_config(tmp_path / "d", init_network="pretrained", **small))
+    ktk = az_config(
+        tmp_path / "e", game="kill_the_king", game_config={"map": "kwah:1"}, init_network=init
+    )
+    with pytest.raises(ValueError, match="network of tictactoe_test, not kill_the_king"):
+        alphazero.train(ktk)
+    assert not (tmp_path / "b" / "checkpoint.pt").exists()
+
+
+def test_init_network_pretrained_moves_kill_the_king_from_small_to_kwah(tmp_path):
+    """The curriculum step: the network shipped (trained on 12x12 boards) starts a kwah run."""
+    config = az_config(
+        tmp_path,
+        game="kill_the_king",
+        game_config={"map": "kwah:1"},
+        algorithm="gumbel",
+        iterations=1,
+        games_per_iteration=1,
+        parallel_games=1,
+        simulations=2,
+        max_moves=4,
+        truncation_value="none",
+        train_steps=0,
+        init_network="pretrained",
+    )
+    alphazero.train(config)
+    from stratagem.training.pretrained import pretrained_path
+
+    shipped = alphazero.load_checkpoint(pretrained_path(make_game("kill_the_king")))["network"]
+    started = alphazero.load_checkpoint(tmp_path / "final.pt")["network"]
+    assert all(torch.equal(shipped[k], started[k]) for k in shipped)
+
+
 def test_alphazero_bad_configurations_fail_before_work(tmp_path):
     with pytest.raises(ValueError, match="unknown game"):
         alphazero.train(az_config(tmp_path, game="chess"))

@@ -371,10 +371,43 @@ def network_from_config(spec: Any, cfg: dict[str, Any]) -> PolicyValueNet:
     )
 
 
+_ARCHITECTURE = ("preset", "blocks", "filters", "global_pooling", "symmetric_value")
+
+
 def _architecture(cfg: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(
-        cfg.get(k) for k in ("preset", "blocks", "filters", "global_pooling", "symmetric_value")
-    )
+    return tuple(cfg.get(k) for k in _ARCHITECTURE)
+
+
+def _init_weights(source: str, game: Game, config_dict: dict[str, Any]) -> dict[str, Any]:
+    """The weights of ``init_network`` (a path or ``pretrained``), checked against this run.
+
+    Raises:
+        ValueError: Naming the file and what differs: another game, another architecture, or
+            shapes that do not fit this board (a network without global pooling).
+    """
+    if source == "pretrained":
+        from stratagem.training.pretrained import pretrained_path
+
+        source = str(pretrained_path(game))
+    data = load_checkpoint(source, device="cpu")
+    if data["game"] != game.spec.name:
+        raise ValueError(
+            f"init_network {source} holds a network of {data['game']}, not {game.spec.name}"
+        )
+    if _architecture(data["config"]) != _architecture(config_dict):
+        theirs = {k: data["config"].get(k) for k in _ARCHITECTURE}
+        raise ValueError(
+            f"init_network {source} holds a network of another architecture ({theirs}); "
+            "give this run the same --preset/--blocks/--filters and pooling options"
+        )
+    probe = network_from_config(game.spec, config_dict)
+    try:
+        probe.load_state_dict(data["network"])
+    except RuntimeError as exc:
+        raise ValueError(
+            f"init_network {source} does not fit this board ({game.spec.config}): {exc}"
+        ) from exc
+    return data["network"]
 
 
 def train(config: AlphaZeroConfig) -> dict[str, Any]:
@@ -417,13 +450,16 @@ def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
     iteration, phase = 0, "selfplay"
     previous: dict[str, Any] | None = None
     # the network self-play uses when gating (None: the trained one); starts as the initial one
+    resuming = config.resume and ckpt_path.exists()
+    if config.init_network is not None and not resuming:
+        net.load_state_dict(_init_weights(config.init_network, game, config_dict))
     best: dict[str, Any] | None = _weights(net) if config.gate_score is not None else None
     calibration: dict[str, float] | None = None
     buffer_file: str | None = None
     cpu_total = 0.0
     selfplay_metrics: dict[str, float] = {}
     best_eval: dict[str, float] | None = None  # mean score and iteration of best.pt
-    if config.resume and ckpt_path.exists():
+    if resuming:
         data = load_checkpoint(ckpt_path, device="cpu")
         if data["game"] != config.game or data["game_config"] != full_game_config:
             raise ValueError(

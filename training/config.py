@@ -158,6 +158,13 @@ class AlphaZeroConfig:
     drawn games then teach nothing. ``None``: self-play uses the latest network."""
     gate_games: int = 20
     """Games of each gate match."""
+    init_network: str | None = None
+    """Network file whose weights start a new run (``final.pt``, ``best.pt``, a
+    ``checkpoint.pt`` or ``pretrained``, the network shipped for this game): a curriculum
+    across boards, e.g. Kill The King's ``small`` boards, where games end, then the kwah maps.
+    It must hold this game and this run's architecture (preset, blocks, filters, pooling); the
+    board may differ when the network has global pooling. Only the weights are taken (not the
+    optimiser, buffer or iteration count), and a resumed run ignores it: its checkpoint wins."""
     seed: int = 0
     """Seed of every random choice of the run."""
     device: str = "auto"
