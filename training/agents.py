@@ -7,8 +7,6 @@ the game) and ``ppo:model=path`` work in tournaments,
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -54,32 +52,16 @@ class AlphaZeroAgent(BaseAgent):
         device: str = "cpu",
         threads: int | None = None,
     ) -> None:
-        from stratagem.training.alphazero import load_checkpoint, network_from_config
+        from stratagem.training.alphazero import load_network
         from stratagem.training.common import resolve_device
-        from stratagem.training.pretrained import pretrained_path
 
         dev = resolve_device(device)
         if threads is not None:
             if threads < 1:
                 raise ValueError(f"threads must be >= 1, got {threads}")
             torch.set_num_threads(threads)
-        if checkpoint == "pretrained":
-            checkpoint = str(pretrained_path(game))
-        data = load_checkpoint(checkpoint, device="cpu")
-        if data["game"] != game.spec.name:
-            raise ValueError(
-                f"checkpoint {checkpoint} was trained on {data['game']} "
-                f"{data['game_config']}, not {game.spec.name}"
-            )
+        data, net = load_network(checkpoint, game)
         cfg = data["config"]
-        net = network_from_config(game.spec, cfg)
-        try:  # another configuration of the same game is fine when the shapes agree (map=kwah:3
-            net.load_state_dict(data["network"])  # for a network trained on map=kwah)
-        except RuntimeError as exc:
-            raise ValueError(
-                f"checkpoint {checkpoint} was trained on {data['game']} {data['game_config']}, "
-                f"whose observation or action shapes differ from {_plain(game.spec.config)}"
-            ) from exc
         if algorithm is None:
             algorithm = cfg.get("algorithm", "puct")
         self._setup(game, net.to(dev), dev, simulations, c_puct, algorithm, max_considered)
@@ -200,7 +182,3 @@ class PPOAgent(BaseAgent):
         mask = state.legal_action_mask()
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
         return int(action)
-
-
-def _plain(config: Any) -> dict[str, Any]:
-    return dict(config)

@@ -378,12 +378,20 @@ def _architecture(cfg: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(cfg.get(k) for k in _ARCHITECTURE)
 
 
-def _init_weights(source: str, game: Game, config_dict: dict[str, Any]) -> dict[str, Any]:
-    """The weights of ``init_network`` (a path or ``pretrained``), checked against this run.
+def load_network(
+    source: str, game: Game, *, what: str = "checkpoint"
+) -> tuple[dict, PolicyValueNet]:
+    """A network file's contents and its network, built and loaded for ``game``'s board.
+
+    Args:
+        source: A file written by :func:`train` (``final.pt``, ``best.pt``, ``checkpoint.pt``)
+            or ``pretrained``, the network shipped for ``game``.
+        game: The game (and board) the network is to play.
+        what: How error messages name the file's role (``checkpoint``, ``init_network``).
 
     Raises:
-        ValueError: Naming the file and what differs: another game, another architecture, or
-            shapes that do not fit this board (a network without global pooling).
+        ValueError: Naming the file and what differs: another game, or shapes that do not fit
+            this board (a network without global pooling trained on another board size).
     """
     if source == "pretrained":
         from stratagem.training.pretrained import pretrained_path
@@ -392,21 +400,29 @@ def _init_weights(source: str, game: Game, config_dict: dict[str, Any]) -> dict[
     data = load_checkpoint(source, device="cpu")
     if data["game"] != game.spec.name:
         raise ValueError(
-            f"init_network {source} holds a network of {data['game']}, not {game.spec.name}"
+            f"{what} {source} was trained on {data['game']} {data['game_config']}, "
+            f"not {game.spec.name}"
         )
+    net = network_from_config(game.spec, data["config"])
+    try:  # another configuration of the same game is fine when the shapes agree (map=kwah:3
+        net.load_state_dict(data["network"])  # for a network trained on map=kwah)
+    except RuntimeError as exc:
+        raise ValueError(
+            f"{what} {source} was trained on {data['game']} {data['game_config']}, "
+            f"whose observation or action shapes differ from {dict(game.spec.config)}"
+        ) from exc
+    return data, net
+
+
+def _init_weights(source: str, game: Game, config_dict: dict[str, Any]) -> dict[str, Any]:
+    """The weights of ``init_network``, checked against this run's game and architecture."""
+    data, _ = load_network(source, game, what="init_network")
     if _architecture(data["config"]) != _architecture(config_dict):
         theirs = {k: data["config"].get(k) for k in _ARCHITECTURE}
         raise ValueError(
             f"init_network {source} holds a network of another architecture ({theirs}); "
             "give this run the same --preset/--blocks/--filters and pooling options"
         )
-    probe = network_from_config(game.spec, config_dict)
-    try:
-        probe.load_state_dict(data["network"])
-    except RuntimeError as exc:
-        raise ValueError(
-            f"init_network {source} does not fit this board ({game.spec.config}): {exc}"
-        ) from exc
     return data["network"]
 
 
