@@ -1,7 +1,8 @@
 """Terra Mystica: the real games kept in the repository replay to the site's exact final VP.
 
-``tests/data/terra_mystica/snellman_league/`` holds 44 ledgers of 4-player league games
-(4pLeague D1L1, seasons 60 to 66 and one of season 1; see its README). Unlike ``tm_games/``
+``tests/data/terra_mystica/snellman_league/`` holds 50 ledgers of 4-player league games
+(4pLeague D1L1, seasons 60 to 66 and one of season 1; see its README), 6 of them with a player
+who dropped out (the only games with the Auren). Unlike ``tm_games/``
 they are part of the repository, so these tests always run. Three of them found rule gaps
 (issue 15); each gap has a test here that replays its game (the replay failed there before the
 fix) and shows, by corrupting the ledger row the gap decides, that the row is compared and what
@@ -50,13 +51,72 @@ def test_real_game_replays_to_exact_final_vp(game):
     assert result.rows_checked >= 0.93 * result.rows_total
 
 
-def test_the_corpus_has_every_faction_and_no_dropped_player():
+def test_the_corpus_has_every_faction():
     factions = set()
+    dropped = 0
     for game in _games():
         text = (DATA / game["log_file"]).read_text()
-        assert "dropped from the game" not in text
+        dropped += "dropped from the game" in text
         factions |= set(game["expected_total_vp"])
-    assert len(_games()) == 44 and len(factions) == 12  # with tm_games/: 13, no Auren
+    assert len(_games()) == 50 and dropped == 6
+    assert len(factions) == 13 and "auren" in factions  # with tm_games/: all 14
+    assert {len(g["expected_total_vp"]) for g in _games()} == {4}  # no 2-, 3- or 5-player ledger
+
+
+def test_a_player_who_drops_out_keeps_income_and_final_scoring():
+    """S64 G5, lines 237 and 293: the Cultists, then the Darklings drop out; the Auren play on.
+
+    The online engine (commands.pm ``drop-faction``) returns the leaver's bonus tile to the pool
+    and gives it no more turns and no power offers (resources.pm ``note_leech``: nothing to take,
+    acting.pm ``require_action``: no decision asked), but it keeps its buildings, takes income
+    (income.pm) and scores the final cult tracks, network and resources. Our replay refused the
+    game ("a player dropped out"); it now drops the player where the ledger has no more turns
+    of it (``state.drop_player()``), and every faction's final VP is the site's.
+    """
+    name = "4pLeague_S64_D1L1_G5.txt"
+    text = (DATA / name).read_text().splitlines()
+    assert text[236] == "cultists dropped from the game"
+    assert text[292] == "darklings dropped from the game"
+    result = replay_file(DATA / name, manifest=MANIFEST)
+    assert result.final_vp == {"auren": 144, "cultists": 60, "darklings": 116, "nomads": 156}
+    st = result.state
+    assert [st.faction_name(p) for p in st.dropped] == ["cultists", "darklings"]
+    # the dropped factions' rows after the drop carry no commands: they are not compared, but
+    # the Auren's rows after both drops are
+    row = _row(name, 369)
+    assert row[0] == "auren" and row[COMMANDS] == "score_resources"
+    with pytest.raises(ReplayError, match=r"^ledger line 369 .*VP ledger 145"):
+        replay_ledger(_edit(name, 369, VP_FIELD, "145 VP"))
+    # a drop comment that names no faction of the game is an error, not skipped
+    bad = "\n".join(text).replace("darklings dropped from", "giants dropped from") + "\n"
+    with pytest.raises(ReplayError, match=r"^ledger line 293: cannot read 'giants dropped"):
+        replay_ledger(bad)
+
+
+def test_drop_player_returns_the_bonus_tile_and_skips_the_player():
+    """A 3-player random game in which the player to move in round 2 leaves."""
+    from stratagem.envs.terra_mystica.fields import BON, PASSED
+    from stratagem.envs.terra_mystica.rules import ACTION, TerraMysticaGame
+
+    game = TerraMysticaGame(num_players=3)
+    st = game.new_initial_state(7)
+    rng = random.Random(1)
+    with pytest.raises(ValueError, match="start of its turn"):
+        st.clone().drop_player()  # not during setup
+    while not (st.phase == ACTION and st.round == 2):
+        st.apply(rng.choice(st.legal_action_list()))
+    p = st.current_player
+    tile = st.pd[p][BON]
+    assert tile >= 0 and not st.bon_supply[tile]
+    st.drop_player()
+    assert st.dropped == (p,) and st.pd[p][BON] == -1 and st.bon_supply[tile] == 1
+    assert st.pd[p][PASSED] and st.current_player != p
+    text = st.to_json()
+    assert game.state_from_json(text).to_json() == text
+    while not st.is_terminal():
+        assert st.current_player != p and all(o[0] != p for o in st.leech)
+        st.apply(rng.choice(st.legal_action_list()))
+    assert st.final[p] > 0  # still scored at the end
 
 
 def test_a_town_step_to_ten_declined_with_minus_track():
@@ -127,11 +187,14 @@ def test_a_late_decline_gives_the_cultists_their_power_after_their_action():
             replay_ledger(_edit(name, line, PW_FIELD, value))
 
 
-@pytest.mark.parametrize("name", ["4pLeague_S64_D1L1_G1.txt", "4pLeague_S65_D1L1_G6.txt"])
+@pytest.mark.parametrize(
+    "name", ["4pLeague_S64_D1L1_G1.txt", "4pLeague_S65_D1L1_G6.txt", "4pLeague_S64_D1L1_G5.txt"]
+)
 def test_every_state_of_a_replay_reads_back_as_a_valid_state(name, monkeypatch):
     """S64 G1: a track stopped at 9 for want of a key stayed marked blocked after the turn,
     which the state checks refuse while others decide leech offers (cleared at the turn's end
-    now); S65 G6: a postponed offer is part of a valid state."""
+    now); S65 G6: a postponed offer is part of a valid state; S64 G5: so are players who left
+    (a leaver's cult-reward spades are not its to place: none are queued, no VP)."""
     from stratagem.envs.terra_mystica.rules import TerraMysticaState
 
     apply = TerraMysticaState.apply
@@ -146,7 +209,7 @@ def test_every_state_of_a_replay_reads_back_as_a_valid_state(name, monkeypatch):
 
     monkeypatch.setattr(TerraMysticaState, "apply", checked)
     replay_file(DATA / name, manifest=MANIFEST)
-    assert len(seen) > 500 and any(seen) == (name == "4pLeague_S65_D1L1_G6.txt")
+    assert len(seen) > 400 and any(seen) == (name == "4pLeague_S65_D1L1_G6.txt")
 
 
 def test_the_docs_count_the_games_that_replay():
@@ -154,6 +217,7 @@ def test_the_docs_count_the_games_that_replay():
     text = docs.read_text()
     m = re.search(r"All (\d+) real games", text)
     assert m and int(m.group(1)) == 22 + len(_games())
+    assert "Auren" in text and "dropped out" in text
 
 
 def test_corrupted_ledgers_of_these_games_fail_with_file_and_line(tmp_path):

@@ -171,8 +171,10 @@ class Ledger:
     factions: list[str]
     rows: list[LedgerRow]
     dropped: bool = False
-    #: Line of the ``dropped from the game`` comment (0: none).
+    #: Line of the first ``dropped from the game`` comment (0: none).
     dropped_line: int = 0
+    #: (line, faction) of every ``FACTION dropped from the game`` comment, in ledger order.
+    drops: list[tuple[int, str]] = field(default_factory=list)
     #: Number of lines in the file (where "missing" errors point).
     last_line: int = 0
 
@@ -246,6 +248,7 @@ def parse_ledger(text: str) -> Ledger:
     factions: list[str] = []
     rows: list[LedgerRow] = []
     dropped_line = 0
+    drops: list[tuple[int, str]] = []
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -282,8 +285,15 @@ def parse_ledger(text: str) -> Ledger:
                     raise _error(number, f"{m.group(1).upper()} is removed twice")
                 removed.append(m.group(1).upper())
                 continue
-            if "dropped from the game" in s and not dropped_line:
-                dropped_line = number
+            if "dropped from the game" in s:
+                m = re.match(r"^(\w+) dropped from the game$", s, re.IGNORECASE)
+                gone = [f for _, f in drops]
+                if not m or m.group(1).lower() not in factions or m.group(1).lower() in gone:
+                    raise _error(
+                        number, f"cannot read {s!r} (expected 'FACTION dropped from the game')"
+                    )
+                drops.append((number, m.group(1).lower()))
+                dropped_line = dropped_line or number
             continue
         fields = line.split("\t")
         if len(fields) != 15:
@@ -325,6 +335,7 @@ def parse_ledger(text: str) -> Ledger:
         rows,
         dropped=bool(dropped_line),
         dropped_line=dropped_line,
+        drops=drops,
         last_line=last,
     )
 
@@ -407,6 +418,9 @@ class _Driver:
         # postponed offers brought back to be decided, and the answers kept for them
         self.resumed: dict[tuple[int, ...], tuple[int, int]] = {}
         self.reserved: set[tuple[int, int]] = set()
+        # players who leave the game: the line that says so, and those gone already
+        self.drop_at = {f: line for line, f in ledger.drops}
+        self.gone: set[str] = set()
 
     # ----------------------------------------------------------------- checks
     def _compare(self, row: LedgerRow) -> None:
@@ -467,6 +481,8 @@ class _Driver:
             return
         if key not in _ENGINE_ROWS and not _VP_ROW.match(what):
             return
+        if faction in self.gone:
+            return  # the online engine writes a player who left without its commands
         for i in self.rows_of[faction]:
             row = self.ledger.rows[i]
             j = next((k for k, done in enumerate(row.done) if not done), None)
@@ -586,6 +602,9 @@ class _Driver:
                 self._cultist(faction)
             elif ph == INCOME_SPADES:
                 self._turn(faction, income=True)
+            elif ph == ACTION and self._leaves(faction):
+                self.gone.add(faction)  # before: the drop may end the round
+                st.drop_player()
             elif ph in (SETUP_DWELLING, SETUP_BONUS, ACTION):
                 self._turn(faction, income=False)
         leftovers = [
@@ -703,6 +722,20 @@ class _Driver:
             if _is_engine_row(cmd):
                 return None  # not past the end of the round
         return None
+
+    def _leaves(self, faction: str) -> bool:
+        """Whether the faction, to move, has left the game.
+
+        It has when no command of its own is left before the ledger's ``X dropped from the game``.
+        """
+        line = self.drop_at.get(faction)
+        if line is None or faction in self.gone:
+            return False
+        for i, _, cmd in self._pending(faction):
+            if _is_engine_row(cmd) or _is_leech(cmd) or _is_noop(cmd):
+                continue
+            return self.ledger.rows[i].line > line
+        return True
 
     def _cultist(self, faction: str) -> None:
         for i, j, cmd in self._pending(faction):
@@ -1042,10 +1075,6 @@ def replay_ledger(
     """
     try:
         ledger = parse_ledger(text)
-        if ledger.dropped:
-            raise _error(
-                ledger.dropped_line, "a player dropped out of this game; it cannot be replayed"
-            )
         driver = _Driver(ledger, strict)
         driver.run()
     except ReplayError as exc:

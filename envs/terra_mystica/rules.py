@@ -423,6 +423,7 @@ class TerraMysticaGame(Game):
         st.lstat = (0, 0, 0)  # lid, accepted, declined of the offers being decided
         st.late = ()  # offers a replay postponed (receiver, builder, power, lid)
         st.lstats = ()  # lid, accepted, declined of builds with postponed offers
+        st.dropped = ()  # seats of players a replay dropped from the game
         st.cpend = 0
         st.inc_queue = ()
         st.inc_spades = (0,) * n
@@ -478,6 +479,8 @@ class TerraMysticaState(State):
         final: Final VP per player once the game is over (``None`` before).
         late: Leech offers a replay postponed (receiver, builder, power, build id); empty in
             play (see :meth:`postpone_leech`).
+        dropped: Seats of players who left the game (replays of real games only, see
+            :meth:`drop_player`); empty in play.
     """
 
     game: TerraMysticaGame
@@ -499,6 +502,7 @@ class TerraMysticaState(State):
         "ctx",
         "cult_spaces",
         "current_player",
+        "dropped",
         "fac",
         "fav_supply",
         "final",
@@ -560,6 +564,7 @@ class TerraMysticaState(State):
         c.pass_order = self.pass_order
         c.leech = self.leech
         c.late = self.late
+        c.dropped = self.dropped
         c.lstats = self.lstats
         c.lid = self.lid
         c.lstat = self.lstat
@@ -657,6 +662,8 @@ class TerraMysticaState(State):
         out["setup_queue"] = [list(x) for x in self.setup_queue]
         out["current_player"] = self.current_player
         out["final"] = self.final
+        if self.dropped:  # only a replay drops a player: other states keep their form
+            out["dropped"] = list(self.dropped)
         return out
 
     @classmethod
@@ -717,6 +724,9 @@ class TerraMysticaState(State):
         st.late = tuple(tuple(ints(o, "late", 4)) for o in data.get("late", []))
         st.lstats = tuple(tuple(ints(o, "lstats", 3)) for o in data.get("lstats", []))
         st.setup_queue = tuple(tuple(ints(x, "setup_queue", 2)) for x in data["setup_queue"])
+        st.dropped = tuple(ints(data.get("dropped", []), "dropped"))
+        if len(set(st.dropped)) != len(st.dropped) or any(not 0 <= q < n for q in st.dropped):
+            raise InvalidStateError("terra_mystica: 'dropped' must list distinct seats")
         if not all(0 <= f < len(FACTIONS) for f in st.fac):
             raise InvalidStateError("terra_mystica: faction id out of range")
         if not 0 <= st.phase <= OVER:
@@ -1547,6 +1557,8 @@ class TerraMysticaState(State):
         if not self.round:
             return
         offers = leech_offers(self, p, cell)
+        if self.dropped:  # a player who left is offered nothing
+            offers = [o for o in offers if o[0] not in self.dropped]
         if offers:
             self.lid += 1
             self.leech = self.leech + tuple((q, p, amount, self.lid) for q, amount in offers)
@@ -1936,6 +1948,30 @@ class TerraMysticaState(State):
         self.leech = (*self.leech[:k], offer, *self.leech[k:])
         self._legal = None
 
+    def drop_player(self) -> None:
+        """The player to move leaves the game (replays of real games only).
+
+        The online engine can drop a player (``X dropped from the game``): its bonus tile goes
+        back to the supply, it has no more turns and is offered no power, but it keeps its
+        buildings, still takes income and still scores the final cult tracks, network and
+        resources. A replay drops the player at the start of the first turn the ledger no
+        longer has for it. No agent action does this.
+
+        Raises:
+            ValueError: Outside the start of a turn of the rounds.
+        """
+        p = self.current_player
+        if self.phase != ACTION or self.act != p or not self.ctx[X_ACTIONS] or self.round < 1:
+            raise ValueError("terra_mystica: a player can leave only at the start of its turn")
+        if any(o[0] == p for o in self.late):
+            raise ValueError("terra_mystica: a player with postponed offers cannot leave")
+        self.dropped = (*self.dropped, p)
+        self._take_bonus(p, -1)
+        self.pd[p][PASSED] = 1
+        self.ctx[X_ACTIONS] = 0
+        self._legal = None
+        self._end_turn()
+
     def _next_turn(self) -> None:
         if all(d[PASSED] for d in self.pd):
             self._end_round()
@@ -1953,14 +1989,15 @@ class TerraMysticaState(State):
             self._final_scoring()
             return
         if self.game.turn_order == "variable":
-            self.order = self.pass_order
+            # players who left never pass: they come last
+            self.order = (*self.pass_order, *(q for q in self.order if q not in self.pass_order))
         else:
             first = self.pass_order[0]
             self.order = tuple((first + k) % self.n for k in range(self.n))
         tile = self.score_tiles[self.round - 1]
         for p in self.order:
             spades = cult_reward(self, p, tile)
-            if spades:
+            if spades and p not in self.dropped:  # a player who left places no spades
                 self.inc_spades = _put(self.inc_spades, p, spades)
                 self._score_spades(p, spades)
                 if self.fac[p] == ALCHEMISTS and self.pd[p][NB + 4]:
@@ -2005,7 +2042,9 @@ class TerraMysticaState(State):
         self.bon_coins = tuple(
             c + 1 if self.bon_supply[i] else c for i, c in enumerate(self.bon_coins)
         )
-        self._start_turn(self.order[0])
+        for q in self.dropped:
+            self.pd[q][PASSED] = 1
+        self._start_turn(next(q for q in self.order if not self.pd[q][PASSED]))
 
     def _final_scoring(self) -> None:
         pd = self.pd
