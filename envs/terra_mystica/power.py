@@ -10,6 +10,7 @@ from __future__ import annotations
 from stratagem.envs.terra_mystica.fields import MAXP, P1, P2, P3, VP, P
 
 __all__ = [
+    "POWER_ACTION_COST",
     "burn",
     "gain_power",
     "gain_priests",
@@ -17,6 +18,9 @@ __all__ = [
     "power_capacity",
     "spend_power",
 ]
+
+#: Power tokens spent (bowl III to I) on the six power actions, ACT1 (bridge) to ACT6 (2 spades).
+POWER_ACTION_COST = (3, 3, 4, 4, 4, 6)
 
 
 def gain_power(d: list[int], n: int) -> int:
