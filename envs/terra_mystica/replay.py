@@ -170,13 +170,20 @@ class Ledger:
     removed_bonus: list[str]
     factions: list[str]
     rows: list[LedgerRow]
-    dropped: bool = False
-    #: Line of the first ``dropped from the game`` comment (0: none).
-    dropped_line: int = 0
     #: (line, faction) of every ``FACTION dropped from the game`` comment, in ledger order.
     drops: list[tuple[int, str]] = field(default_factory=list)
     #: Number of lines in the file (where "missing" errors point).
     last_line: int = 0
+
+    @property
+    def dropped(self) -> bool:
+        """Whether a player dropped out of this game."""
+        return bool(self.drops)
+
+    @property
+    def dropped_line(self) -> int:
+        """Line of the first ``dropped from the game`` comment (0: none)."""
+        return self.drops[0][0] if self.drops else 0
 
     def config(self) -> dict[str, Any]:
         """Configuration keywords of :class:`TerraMysticaGame` that reproduce this game."""
@@ -247,7 +254,6 @@ def parse_ledger(text: str) -> Ledger:
     removed: list[str] = []
     factions: list[str] = []
     rows: list[LedgerRow] = []
-    dropped_line = 0
     drops: list[tuple[int, str]] = []
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
@@ -293,7 +299,6 @@ def parse_ledger(text: str) -> Ledger:
                         number, f"cannot read {s!r} (expected 'FACTION dropped from the game')"
                     )
                 drops.append((number, m.group(1).lower()))
-                dropped_line = dropped_line or number
             continue
         fields = line.split("\t")
         if len(fields) != 15:
@@ -333,8 +338,6 @@ def parse_ledger(text: str) -> Ledger:
         removed,
         factions,
         rows,
-        dropped=bool(dropped_line),
-        dropped_line=dropped_line,
         drops=drops,
         last_line=last,
     )
