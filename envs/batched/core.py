@@ -1,0 +1,372 @@
+"""Games as batches of positions in torch tensors: the interface every batched game implements.
+
+A scalar game (:class:`~stratagem.envs.core.Game`) advances one position per Python call. A
+batched game advances ``B`` positions per call with tensor operations and no Python loop over
+games or units, which is what a GPU (and a CPU's vector units) must be fed to pay (Pgx's design,
+here in torch so that the same tensors go straight into a torch network).
+
+The interface is functional, as in Pgx and mctx: a position batch is an immutable
+:class:`BatchedState` (a dataclass of tensors whose first dimension is the batch) and
+:meth:`BatchedGame.step` returns a new one. A tree search can therefore keep the states of many
+nodes, gather them by index (:meth:`BatchedState.take`) and select between two batches
+(:meth:`BatchedState.where`) without copying games one by one.
+
+Semantics every batched game shares:
+
+* **Bit-identical to the scalar rules.** :meth:`BatchedGame.to_scalar` and
+  :meth:`BatchedGame.from_scalar` convert; the tests play thousands of random games in both and
+  compare states, masks, observations and returns at every step.
+* **Finished games stay as they ended.** :meth:`BatchedGame.step` ignores the action of a
+  finished game (Pgx's convention), so a batch can be stepped as a whole; resetting finished
+  games is the caller's choice (:meth:`BatchedGame.reset_where`, or
+  :class:`~stratagem.envs.batched.env.BatchedEnv`, which does it automatically).
+* **Only some games may move.** ``step(..., active=mask)`` leaves the games where ``mask`` is
+  False untouched: that is how an opponent moves only in the games where it is to play.
+* **Illegal actions raise.** With ``validate=True`` (the default) an illegal action of a live,
+  active game raises :class:`~stratagem.envs.core.IllegalActionError` naming the game, the
+  action and the player, and nothing is returned; a search that only ever picks legal actions
+  passes ``validate=False`` and saves the mask computation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import torch
+
+from stratagem.envs.core import ActionTypeError, Game, IllegalActionError, State
+
+__all__ = [
+    "BATCHED_GAMES",
+    "BatchedGame",
+    "BatchedState",
+    "batched_game",
+    "has_batched",
+    "sample_legal",
+]
+
+#: Registry name of a game -> ``module:class`` of its batched version.
+BATCHED_GAMES: dict[str, str] = {
+    "push_them_all": "stratagem.envs.batched.push_them_all:BatchedPushThemAll",
+    "kill_the_king": "stratagem.envs.batched.kill_the_king:BatchedKillTheKing",
+}
+
+S = TypeVar("S", bound="BatchedState")
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchedState:
+    """A batch of positions: every field is a tensor whose first dimension is the batch.
+
+    Subclasses (one per game) are frozen dataclasses that declare their tensor fields. Methods
+    build new batches; no method changes a batch in place, so a batch can be shared.
+    """
+
+    @property
+    def batch_size(self) -> int:
+        """Number of positions in the batch."""
+        return int(getattr(self, dataclasses.fields(self)[0].name).shape[0])
+
+    @property
+    def device(self) -> torch.device:
+        """The device the tensors live on."""
+        return getattr(self, dataclasses.fields(self)[0].name).device
+
+    def map(self: S, fn: Callable[[torch.Tensor], torch.Tensor]) -> S:
+        """A batch of the same type with ``fn`` applied to every field."""
+        return type(self)(**{f.name: fn(getattr(self, f.name)) for f in dataclasses.fields(self)})
+
+    def replace(self: S, **fields: torch.Tensor) -> S:
+        """A batch with some fields replaced (the others are shared, not copied)."""
+        return dataclasses.replace(self, **fields)
+
+    def take(self: S, index: torch.Tensor | Sequence[int] | slice) -> S:
+        """The positions at ``index`` (a slice, a list or tensor of indices, or a bool mask)."""
+        return self.map(lambda t: t[index])
+
+    def where(self: S, mask: torch.Tensor, other: S) -> S:
+        """Per position: this batch's where ``mask`` (shape ``(B,)``) is True, else ``other``'s."""
+        if type(other) is not type(self):
+            raise TypeError(f"cannot mix a {type(self).__name__} with a {type(other).__name__}")
+
+        def pick(name: str) -> torch.Tensor:
+            a, b = getattr(self, name), getattr(other, name)
+            return torch.where(mask.view(-1, *([1] * (a.dim() - 1))), a, b)
+
+        return type(self)(**{f.name: pick(f.name) for f in dataclasses.fields(self)})
+
+    def to(self: S, device: torch.device | str) -> S:
+        """The same batch on ``device``."""
+        return self.map(lambda t: t.to(device))
+
+    @classmethod
+    def cat(cls: type[S], batches: Sequence[S]) -> S:
+        """One batch holding ``batches`` one after the other."""
+        if not batches:
+            raise ValueError("cannot concatenate an empty list of batches")
+        names = [f.name for f in dataclasses.fields(batches[0])]
+        return cls(**{n: torch.cat([getattr(b, n) for b in batches]) for n in names})
+
+
+class BatchedGame(ABC, Generic[S]):
+    """A game's rules over batches of positions (see the module docstring).
+
+    Args:
+        game: The scalar game whose rules (and configuration: map, round limit) this batches.
+        device: Where the tensors live (``"cpu"``, ``"cuda"``, a :class:`torch.device`).
+
+    Attributes:
+        game: The scalar game.
+        spec: Its :class:`~stratagem.envs.core.GameSpec` (action size, observation shape).
+        device: The device of every tensor this game creates.
+    """
+
+    def __init__(self, game: Game, device: torch.device | str = "cpu") -> None:
+        self.game = game
+        self.spec = game.spec
+        self.device = torch.device(device)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the flat action space (the scalar game's)."""
+        return self.spec.action_size
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.spec.num_players
+
+    # ----------------------------------------------------------------- creating batches
+    def init(self, seeds: Sequence[int] | np.ndarray | torch.Tensor) -> S:
+        """Initial positions, one per seed, exactly as ``game.new_initial_state(seed)``."""
+        seeds = [int(s) for s in _as_list(seeds, "seeds")]
+        if not seeds:
+            raise ValueError(f"{self.spec.name}: init needs at least one seed")
+        return self.init_boards(self.board_indices(seeds))
+
+    def board_indices(self, seeds: Sequence[int]) -> torch.Tensor:
+        """The board each seed picks, as the scalar game picks it (one RNG draw per seed)."""
+        count = len(getattr(self.game, "boards", (None,)))
+        if count == 1:
+            picks = [0] * len(seeds)
+        else:
+            picks = [int(np.random.default_rng(s).integers(count)) for s in seeds]
+        return torch.tensor(picks, dtype=torch.int64, device=self.device)
+
+    @abstractmethod
+    def init_boards(self, boards: torch.Tensor) -> S:
+        """Initial positions on the given boards (indices into ``game.boards``)."""
+
+    def reset_where(self, state: S, done: torch.Tensor, seeds: Sequence[int]) -> S:
+        """``state`` with the positions where ``done`` is True replaced by fresh games.
+
+        Args:
+            state: The batch.
+            done: ``(B,)`` bool, the positions to reset.
+            seeds: One seed per position to reset (``done.sum()`` of them), in batch order.
+        """
+        index = torch.nonzero(done, as_tuple=True)[0]
+        if len(seeds) != len(index):
+            raise ValueError(
+                f"{self.spec.name}: reset_where got {len(seeds)} seeds for {len(index)} games"
+            )
+        if not len(index):
+            return state
+        fresh = self.init(seeds)
+        return state.replace(
+            **{
+                f.name: _scatter_rows(getattr(state, f.name), index, getattr(fresh, f.name))
+                for f in dataclasses.fields(state)
+            }
+        )
+
+    # ----------------------------------------------------------------- the rules
+    def step(
+        self,
+        state: S,
+        actions: torch.Tensor | Sequence[int] | np.ndarray,
+        *,
+        active: torch.Tensor | None = None,
+        validate: bool = True,
+    ) -> S:
+        """Play one action in every live game (where ``active``, if given, is True).
+
+        Args:
+            state: The batch.
+            actions: ``(B,)`` integer actions; ignored for finished or inactive games.
+            active: Optional ``(B,)`` bool mask of the games that move.
+            validate: Check that every moving game's action is legal (see the module
+                docstring); ``False`` is for callers that only pick legal actions.
+
+        Raises:
+            ActionTypeError: If ``actions`` is not a tensor or array of integers of shape (B,).
+            IllegalActionError: With ``validate``, for an illegal action (the first one is named).
+        """
+        actions = self._actions(actions, state.batch_size)
+        moving = ~self.terminated(state)
+        if active is not None:
+            if active.shape != (state.batch_size,) or active.dtype != torch.bool:
+                raise ValueError(
+                    f"{self.spec.name}: active must be a bool tensor of shape "
+                    f"({state.batch_size},), got {active.dtype} {tuple(active.shape)}"
+                )
+            moving = moving & active.to(self.device)
+        if validate:
+            self._validate(state, actions, moving)
+        return self._step(state, actions, moving)
+
+    @abstractmethod
+    def _step(self, state: S, actions: torch.Tensor, moving: torch.Tensor) -> S:
+        """The rules: play ``actions`` (int64, legal) where ``moving``; other games unchanged."""
+
+    @abstractmethod
+    def legal_mask(self, state: S) -> torch.Tensor:
+        """``(B, num_actions)`` bool: the legal actions of each position (none once finished)."""
+
+    @abstractmethod
+    def legal_candidates(self, state: S) -> tuple[torch.Tensor, torch.Tensor]:
+        """Every possibly legal action of each position and whether it is legal.
+
+        Returns:
+            ``(actions, legal)``, both ``(B, K)`` with a game-dependent ``K`` much smaller than
+            the action space: the legal actions of position ``b`` are exactly
+            ``actions[b][legal[b]]``, each once. Sampling from these costs ``O(K)`` per
+            position where sampling from :meth:`legal_mask` costs ``O(num_actions)``.
+        """
+
+    @abstractmethod
+    def observation(self, state: S, player: torch.Tensor | int | None = None) -> torch.Tensor:
+        """``(B, H, W, C)`` float32 planes, the scalar ``observation(player)`` of each position.
+
+        Args:
+            state: The batch.
+            player: The observing seat: an int for all, a ``(B,)`` tensor, or ``None`` for the
+                player to move in each position.
+        """
+
+    @abstractmethod
+    def current_player(self, state: S) -> torch.Tensor:
+        """``(B,)`` int64: the player to move (meaningless in finished games)."""
+
+    @abstractmethod
+    def terminated(self, state: S) -> torch.Tensor:
+        """``(B,)`` bool: the game is won, lost or drawn."""
+
+    @abstractmethod
+    def returns(self, state: S) -> torch.Tensor:
+        """``(B, num_players)`` float32: the scalar ``returns()`` (0 for unfinished games)."""
+
+    # ----------------------------------------------------------------- scalar conversion
+    @abstractmethod
+    def to_scalar(self, state: S, index: int) -> State:
+        """Position ``index`` of the batch as a scalar state of :attr:`game`."""
+
+    @abstractmethod
+    def from_scalar(self, states: Sequence[State]) -> S:
+        """A batch holding copies of scalar states of :attr:`game`."""
+
+    # ----------------------------------------------------------------- helpers
+    def _actions(self, actions: Any, batch: int) -> torch.Tensor:
+        """``actions`` as an int64 tensor of shape ``(batch,)`` on the device, in range."""
+        name = self.spec.name
+        if isinstance(actions, (list, tuple)):
+            actions = np.asarray(actions)
+        if isinstance(actions, np.ndarray):
+            if actions.dtype.kind not in "iu":
+                raise ActionTypeError(
+                    f"{name}: actions must be integers, got an array of {actions.dtype}"
+                )
+            actions = torch.from_numpy(actions.astype(np.int64))
+        if not isinstance(actions, torch.Tensor):
+            raise ActionTypeError(
+                f"{name}: actions must be a tensor, array or list of integers, got "
+                f"{type(actions).__name__}"
+            )
+        dtype = actions.dtype
+        if dtype.is_floating_point or dtype.is_complex or dtype == torch.bool:
+            raise ActionTypeError(
+                f"{name}: actions must be integers, got a tensor of {actions.dtype}"
+            )
+        if tuple(actions.shape) != (batch,):
+            raise ValueError(
+                f"{name}: expected {batch} actions (one per game), got shape {tuple(actions.shape)}"
+            )
+        actions = actions.to(device=self.device, dtype=torch.int64)
+        bad = (actions < 0) | (actions >= self.num_actions)
+        if bool(bad.any()):
+            i = int(torch.nonzero(bad)[0])
+            raise IllegalActionError(
+                f"{name}: action {int(actions[i])} of game {i} is outside the action space "
+                f"0..{self.num_actions - 1}"
+            )
+        return actions
+
+    def _validate(self, state: S, actions: torch.Tensor, moving: torch.Tensor) -> None:
+        legal = self.legal_mask(state).gather(1, actions[:, None]).squeeze(1)
+        bad = moving & ~legal
+        if bool(bad.any()):
+            i = int(torch.nonzero(bad)[0])
+            a = int(actions[i])
+            player = int(self.current_player(state)[i])
+            raise IllegalActionError(
+                f"{self.spec.name}: illegal action {a} ({self.game.action_to_string(a)}) in game "
+                f"{i} for player {player}; {int(bad.sum())} game(s) of {len(bad)} got an "
+                f"illegal action"
+            )
+
+
+def sample_legal(
+    game: BatchedGame[Any], state: BatchedState, generator: torch.Generator | None = None
+) -> torch.Tensor:
+    """A uniformly random legal action per position (``(B,)`` int64; 0 for finished games).
+
+    Draws from :meth:`BatchedGame.legal_candidates` (the largest of uniform keys over the legal
+    candidates), which costs ``O(K)`` per position instead of ``O(num_actions)``.
+    """
+    actions, legal = game.legal_candidates(state)
+    keys = torch.rand(actions.shape, generator=generator, device=actions.device)
+    keys = torch.where(legal, keys, -1.0)
+    pick = keys.argmax(dim=1, keepdim=True)
+    chosen = actions.gather(1, pick).squeeze(1)
+    return torch.where(legal.any(dim=1), chosen, 0)
+
+
+def batched_game(game: Game, device: torch.device | str = "cpu") -> BatchedGame[Any]:
+    """The batched version of ``game`` (same rules and configuration) on ``device``.
+
+    Raises:
+        ValueError: If the game has no batched version (the message lists those that do).
+    """
+    name = game.spec.name
+    if name not in BATCHED_GAMES:
+        raise ValueError(
+            f"{name} has no batched version; batched games: {', '.join(sorted(BATCHED_GAMES))}"
+        )
+    module, _, cls = BATCHED_GAMES[name].partition(":")
+    return getattr(importlib.import_module(module), cls)(game, device)
+
+
+def has_batched(game: Game | str) -> bool:
+    """True when the game (or registry name) has a batched version."""
+    return (game if isinstance(game, str) else game.spec.name) in BATCHED_GAMES
+
+
+def _as_list(values: Any, what: str) -> list[Any]:
+    if isinstance(values, torch.Tensor):
+        return values.tolist()
+    if isinstance(values, np.ndarray):
+        return values.tolist()
+    if isinstance(values, (list, tuple, range)):
+        return list(values)
+    raise TypeError(f"{what} must be a sequence of integers, got {type(values).__name__}")
+
+
+def _scatter_rows(target: torch.Tensor, index: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    out = target.clone()
+    out[index] = rows
+    return out
