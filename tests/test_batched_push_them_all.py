@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 from stratagem.envs.batched import batched_game, sample_legal  # noqa: E402
 from stratagem.envs.batched.testing import check_against_scalar  # noqa: E402
