@@ -50,7 +50,9 @@ def _register_builtin_games() -> None:
     import pkgutil
 
     for module in pkgutil.iter_modules(__path__):
-        if module.ispkg:
+        # ``batched`` holds the torch versions of games, not a game: importing it would make
+        # ``import stratagem`` need torch
+        if module.ispkg and module.name != "batched":
             package = importlib.import_module(f"{__name__}.{module.name}")
             register_game = getattr(package, "register_game", None)
             if register_game is not None:

@@ -26,6 +26,7 @@ __all__ = [
     "GameEntry",
     "UnknownGameError",
     "UnknownOptionError",
+    "batched_game_names",
     "game_entry",
     "list_games",
     "load_target",
@@ -76,6 +77,9 @@ class GameEntry:
             name to ``(factory, description)`` with ``factory(game, **params) -> Agent``
             (``cotg_pgs``, ``prismata_master``, ...); ``None`` when the game has none. The
             agent registry loads it the next time an agent is built or listed by name.
+        batched: ``module:attribute`` of the game's batched version on torch tensors (a
+            :class:`~stratagem.envs.batched.core.BatchedGame` class, built as
+            ``cls(game, device)``); ``None`` when the game has none.
     """
 
     name: str
@@ -87,6 +91,7 @@ class GameEntry:
     rule_based_agent: str | None = None
     evaluator: str | None = None
     agents: str | None = None
+    batched: str | None = None
 
 
 _REGISTRY: dict[str, GameEntry] = {}
@@ -121,12 +126,13 @@ def register(
     rule_based_agent: str | None = None,
     evaluator: str | None = None,
     agents: str | None = None,
+    batched: str | None = None,
 ) -> GameEntry:
     """Register a game; its keywords and defaults are read from ``factory``'s signature.
 
-    ``rule_based_agent``, ``evaluator`` and ``agents`` are ``"module:attribute"`` strings (see
-    :class:`GameEntry`); they are checked for that form here and imported only when used, so
-    registering a game imports nothing from the layers above.
+    ``rule_based_agent``, ``evaluator``, ``agents`` and ``batched`` are ``"module:attribute"``
+    strings (see :class:`GameEntry`); they are checked for that form here and imported only when
+    used, so registering a game imports nothing from the layers above (nor torch).
 
     Raises:
         ValueError: If ``name`` is already registered or a target is not ``module:attribute``.
@@ -138,6 +144,7 @@ def register(
         ("rule_based_agent", rule_based_agent),
         ("evaluator", evaluator),
         ("agents", agents),
+        ("batched", batched),
     ):
         if target is not None:
             _check_target(target, f"{name}: {what}")
@@ -158,6 +165,7 @@ def register(
         rule_based_agent=rule_based_agent,
         evaluator=evaluator,
         agents=agents,
+        batched=batched,
     )
     _REGISTRY[name] = entry
     return entry
@@ -219,6 +227,12 @@ def list_games() -> list[str]:
     """Registered game names, sorted."""
     _ensure_loaded()
     return sorted(_REGISTRY)
+
+
+def batched_game_names() -> list[str]:
+    """Names of the games with a batched version (:mod:`stratagem.envs.batched`), sorted."""
+    _ensure_loaded()
+    return sorted(n for n, e in _REGISTRY.items() if e.batched is not None)
 
 
 def make_game(name: str, **config: Any) -> Game:

@@ -64,6 +64,7 @@ def _interop_blocks() -> list[str]:
 
 
 @pytest.mark.parametrize("index", range(len(_interop_blocks())))
+@pytest.mark.usefixtures("one_torch_thread")  # the networks are small: one thread is fastest
 def test_interop_guide_blocks_run(index, capsys):
     pytest.importorskip("sb3_contrib")
     _run(_interop_blocks()[index])

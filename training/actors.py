@@ -240,7 +240,7 @@ class Diagnostics:
         return out
 
 
-def _end_turn_action(game: Game) -> int | None:
+def end_turn_action(game: Game) -> int | None:
     """The flat index of the game's end-turn action, if its layout names one."""
     layout = game.spec.action_layout
     if layout is None:
@@ -289,7 +289,7 @@ class GamePlayer:
         self.opponent = (
             make_agent(config.selfplay_opponent, game) if config.opponent_share > 0 else None
         )
-        self.end_turn = _end_turn_action(game)
+        self.end_turn = end_turn_action(game)
         self.diag = Diagnostics(self.num_players)
 
     def play(self, games: Sequence[tuple[int, int]]) -> None:

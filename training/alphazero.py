@@ -52,6 +52,7 @@ from stratagem.training.actors import (
     legal_softmax,
     run_actors,
 )
+from stratagem.training.batched_selfplay import BatchedGamePlayer
 from stratagem.training.common import (
     ProgressBar,
     TensorBoardLogger,
@@ -199,6 +200,15 @@ def _store(buffer: ReplayBuffer, done: FinishedGame, targets: list[float]) -> No
             targets.append(float(value[0]))
 
 
+def uses_batched_selfplay(config: AlphaZeroConfig, device: torch.device) -> bool:
+    """Whether self-play runs on the batched game (``selfplay_engine``; ``auto``: on CUDA)."""
+    if config.selfplay_engine == "scalar":
+        return False
+    if config.selfplay_engine == "batched":
+        return True
+    return device.type == "cuda" and config.batched_unavailable() is None
+
+
 def self_play(
     game: Game,
     net: PolicyValueNet,
@@ -240,15 +250,28 @@ def self_play(
             if bar is not None:
                 bar.update(1)
 
-        player = GamePlayer(
-            game,
-            config,
-            rng,
-            make_batch_evaluator(net, device),
-            parallel=config.parallel_games,
-            truncation_scale=truncation_scale,
-            on_finish=store,
-        )
+        player: GamePlayer | BatchedGamePlayer
+        if uses_batched_selfplay(config, device):
+            player = BatchedGamePlayer(
+                game,
+                config,
+                rng,
+                net,
+                device,
+                parallel=config.parallel_games,
+                truncation_scale=truncation_scale,
+                on_finish=store,
+            )
+        else:
+            player = GamePlayer(
+                game,
+                config,
+                rng,
+                make_batch_evaluator(net, device),
+                parallel=config.parallel_games,
+                truncation_scale=truncation_scale,
+                on_finish=store,
+            )
         player.play(list(enumerate(seeds)))
         diag = player.diag
     else:

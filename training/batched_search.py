@@ -46,12 +46,14 @@ class BatchedSearchResult:
         actions: ``(B,)`` the flat action to play (0 where the root is finished).
         policy: ``(B, A)`` the improved policy over the flat action space (the policy target;
             zero where the root is finished).
+        prior: ``(B, A)`` the evaluator's policy at the root (zero where finished).
         root_value: ``(B, players)`` the evaluator's value of each root, in seat order.
         evaluations: Positions the evaluator saw (roots included).
     """
 
     actions: torch.Tensor
     policy: torch.Tensor
+    prior: torch.Tensor
     root_value: torch.Tensor
     evaluations: int
 
@@ -297,4 +299,6 @@ def batched_gumbel_search(
     improved = torch.where(live[:, None], improved.nan_to_num(0.0), 0.0)
     policy = torch.zeros(b, game.num_actions, device=device)
     policy.scatter_add_(1, trees.ids[:, 0], torch.where(legal, improved, 0.0))
-    return BatchedSearchResult(actions, policy, root_value, evaluations)
+    prior = torch.zeros(b, game.num_actions, device=device)
+    prior.scatter_add_(1, trees.ids[:, 0], torch.where(legal, torch.softmax(logits, dim=1), 0.0))
+    return BatchedSearchResult(actions, policy, prior, root_value, evaluations)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stratagem.baselines.agent import make_agent
-from stratagem.envs.registry import make_game
+from stratagem.envs.registry import batched_game_names, make_game
 
 __all__ = ["PRESET_NAMES", "AlphaZeroConfig", "PPOConfig"]
 
@@ -25,6 +25,8 @@ BACKENDS = ("local", "ray")
 
 #: Where Ray self-play actors have their leaves evaluated (``AlphaZeroConfig.ray_inference``).
 RAY_INFERENCE = ("auto", "server", "local")
+#: ``AlphaZeroConfig.selfplay_engine`` values.
+SELFPLAY_ENGINES = ("auto", "scalar", "batched")
 
 
 def _check_device(name: str) -> None:
@@ -79,6 +81,12 @@ class AlphaZeroConfig:
     a network with a spatial policy head plays every board size of its game."""
     symmetric_value: bool = True
     """Two-player games: one value output ``v`` for the mover and ``−v`` for the other."""
+    selfplay_engine: str = "auto"
+    """How self-play runs its games and trees: ``scalar`` (Python trees over the game's forward
+    model, the network's leaves batched), ``batched`` (the game's batched version on torch
+    tensors and the tensor search of ``training/batched_search.py``: rules, trees and network
+    on ``device``; games with a batched version, Gumbel search, one local actor) or ``auto``
+    (``batched`` where it applies and ``device`` is CUDA, else ``scalar``)."""
     algorithm: str = "gumbel"
     """Search: ``gumbel`` (Gumbel AlphaZero: sequential halving at the root, improved-policy
     targets that improve on the prior even with few simulations) or ``puct`` (AlphaZero's PUCT
@@ -218,6 +226,15 @@ class AlphaZeroConfig:
             )
         if self.algorithm not in ("gumbel", "puct"):
             raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {self.algorithm!r}")
+        if self.selfplay_engine not in SELFPLAY_ENGINES:
+            raise ValueError(
+                f"selfplay_engine must be one of {', '.join(SELFPLAY_ENGINES)}, "
+                f"got {self.selfplay_engine!r}"
+            )
+        if self.selfplay_engine == "batched":
+            why = self.batched_unavailable()
+            if why:
+                raise ValueError(f"selfplay_engine 'batched' cannot run here: {why}")
         if self.max_considered < 1:
             raise ValueError(f"max_considered must be >= 1, got {self.max_considered}")
         for name in ("max_moves", "cut_rounds"):
@@ -254,6 +271,17 @@ class AlphaZeroConfig:
         for spec in self.evaluation_ladder():
             if spec != "previous":
                 make_agent(spec, game)
+
+    def batched_unavailable(self) -> str | None:
+        """Why batched self-play cannot run this configuration (``None`` when it can)."""
+        names = batched_game_names()
+        if self.game not in names:
+            return f"{self.game} has no batched version (batched games: {', '.join(names)})"
+        if self.algorithm != "gumbel":
+            return "it runs the Gumbel search only (algorithm 'gumbel')"
+        if self.backend != "local" or self.actors != 1:
+            return "it runs in this process (backend 'local', actors 1)"
+        return None
 
     def exploration_moves(self) -> int | None:
         """Decisions per game played with exploration (``None``: every decision).

@@ -31,6 +31,7 @@ episode's mask.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 import gymnasium as gym
@@ -39,7 +40,7 @@ from gymnasium import spaces
 
 from stratagem.baselines.agent import Agent, make_agent
 from stratagem.envs.core import State, as_action_index
-from stratagem.envs.registry import game_entry, list_games, make_game
+from stratagem.envs.registry import batched_game_names, game_entry, list_games, make_game
 from stratagem.envs.window import human_window
 
 __all__ = ["SingleAgentEnv", "register_gymnasium_envs"]
@@ -217,13 +218,37 @@ class SingleAgentEnv(gym.Env):
 
 
 def register_gymnasium_envs() -> None:
-    """Register ``stratagem/<Game>-v0`` for every registered game (idempotent)."""
+    """Register ``stratagem/<Game>-v0`` for every registered game (idempotent).
+
+    The ids of games with a batched version also name
+    :class:`~stratagem.wrappers.batched_vector.BatchedVectorEnv` as their
+    ``vector_entry_point``, so ``gym.make_vec(id, num_envs)`` (no vectorization mode) builds one
+    batch of games on torch tensors; ``vectorization_mode="sync"`` or ``"async"`` still gives
+    Gymnasium's vector envs over :class:`SingleAgentEnv`.
+    """
+    batched = _batched_games()
     for name in list_games():
         env_id = game_entry(name).env_id
         if env_id not in gym.registry:
             gym.register(
                 id=env_id,
                 entry_point="stratagem.wrappers.gym_env:SingleAgentEnv",
+                vector_entry_point=(
+                    "stratagem.wrappers.batched_vector:BatchedVectorEnv"
+                    if name in batched
+                    else None
+                ),
                 kwargs={"game": name},
                 disable_env_checker=False,
             )
+
+
+def _batched_games() -> set[str]:
+    """Games with a batched version that can be built here (none without torch).
+
+    Read from the registry (``GameEntry.batched``), which imports nothing: registering the ids
+    must not import torch.
+    """
+    if importlib.util.find_spec("torch") is None:
+        return set()
+    return set(batched_game_names())

@@ -18,18 +18,19 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     ) from exc
 
 from stratagem.envs.batched.core import (
-    BATCHED_GAMES,
     BatchedGame,
     BatchedState,
     batched_game,
     has_batched,
     sample_legal,
 )
+from stratagem.envs.batched.env import BatchedEnv, BatchedStepResult
 
 __all__ = [
-    "BATCHED_GAMES",
+    "BatchedEnv",
     "BatchedGame",
     "BatchedState",
+    "BatchedStepResult",
     "batched_game",
     "has_batched",
     "sample_legal",

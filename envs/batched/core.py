@@ -40,21 +40,15 @@ import numpy as np
 import torch
 
 from stratagem.envs.core import ActionTypeError, Game, IllegalActionError, State
+from stratagem.envs.registry import batched_game_names, game_entry
 
 __all__ = [
-    "BATCHED_GAMES",
     "BatchedGame",
     "BatchedState",
     "batched_game",
     "has_batched",
     "sample_legal",
 ]
-
-#: Registry name of a game -> ``module:class`` of its batched version.
-BATCHED_GAMES: dict[str, str] = {
-    "push_them_all": "stratagem.envs.batched.push_them_all:BatchedPushThemAll",
-    "kill_the_king": "stratagem.envs.batched.kill_the_king:BatchedKillTheKing",
-}
 
 S = TypeVar("S", bound="BatchedState")
 
@@ -257,6 +251,10 @@ class BatchedGame(ABC, Generic[S]):
     def terminated(self, state: S) -> torch.Tensor:
         """``(B,)`` bool: the game is won, lost or drawn."""
 
+    def round_number(self, state: S) -> torch.Tensor | None:
+        """``(B,)`` the round counter the observation shows, or ``None`` for a game without."""
+        return None
+
     @abstractmethod
     def returns(self, state: S) -> torch.Tensor:
         """``(B, num_players)`` float32: the scalar ``returns()`` (0 for unfinished games)."""
@@ -343,17 +341,18 @@ def batched_game(game: Game, device: torch.device | str = "cpu") -> BatchedGame[
         ValueError: If the game has no batched version (the message lists those that do).
     """
     name = game.spec.name
-    if name not in BATCHED_GAMES:
+    target = game_entry(name).batched
+    if target is None:
         raise ValueError(
-            f"{name} has no batched version; batched games: {', '.join(sorted(BATCHED_GAMES))}"
+            f"{name} has no batched version; batched games: {', '.join(batched_game_names())}"
         )
-    module, _, cls = BATCHED_GAMES[name].partition(":")
+    module, _, cls = target.partition(":")
     return getattr(importlib.import_module(module), cls)(game, device)
 
 
 def has_batched(game: Game | str) -> bool:
     """True when the game (or registry name) has a batched version."""
-    return (game if isinstance(game, str) else game.spec.name) in BATCHED_GAMES
+    return game_entry(game if isinstance(game, str) else game.spec.name).batched is not None
 
 
 def _as_list(values: Any, what: str) -> list[Any]:

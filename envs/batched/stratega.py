@@ -166,6 +166,10 @@ class StrategaBatchedGame(BatchedGame[B]):
         """``(B,)`` the player to move."""
         return state.player
 
+    def round_number(self, state: B) -> torch.Tensor:
+        """``(B,)`` Stratega's tick (the scalar ``round_number()``)."""
+        return state.tick
+
     def terminated(self, state: B) -> torch.Tensor:
         """``(B,)`` True once won, lost or drawn."""
         return state.winner != PLAYING

@@ -43,6 +43,7 @@ def register_game() -> None:
         ),
         rule_based_agent="stratagem.baselines.kill_the_king:KillTheKingRuleBasedAgent",
         evaluator="stratagem.baselines.kill_the_king:KillTheKingEvaluator",
+        batched="stratagem.envs.batched.kill_the_king:BatchedKillTheKing",
     )
 
 

@@ -31,6 +31,7 @@ def register_game() -> None:
         test_configs=({}, {"map": "pta"}, {"map": "pta:7", "max_rounds": 29}),
         rule_based_agent="stratagem.baselines.push_them_all:PushThemAllRuleBasedAgent",
         evaluator="stratagem.baselines.push_them_all:PushThemAllEvaluator",
+        batched="stratagem.envs.batched.push_them_all:BatchedPushThemAll",
     )
 
 
