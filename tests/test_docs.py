@@ -1,4 +1,4 @@
-"""The README and docs/interop.md say what works: their code blocks run (issue 14, defect 9).
+"""The README, docs/interop.md and docs/batched.md say what works: their code blocks run (issue 14, defect 9).
 
 Python blocks are executed, each in a fresh namespace; shell blocks are checked for syntax with
 ``bash -n`` (running them would reinstall the package); the README's command table names every
@@ -68,3 +68,10 @@ def _interop_blocks() -> list[str]:
 def test_interop_guide_blocks_run(index, capsys):
     pytest.importorskip("sb3_contrib")
     _run(_interop_blocks()[index])
+
+
+@pytest.mark.parametrize("index", range(len(_blocks(ROOT / "docs" / "batched.md", "python"))))
+@pytest.mark.usefixtures("one_torch_thread")
+def test_batched_guide_blocks_run(index, capsys):
+    pytest.importorskip("torch")
+    _run(_blocks(ROOT / "docs" / "batched.md", "python")[index])
