@@ -1,4 +1,4 @@
-"""The README, docs/interop.md and docs/batched.md say what works: their code blocks run (issue 14, defect 9).
+"""The README, docs/interop.md and docs/batched.md say what works: their code blocks run.
 
 Python blocks are executed, each in a fresh namespace; shell blocks are checked for syntax with
 ``bash -n`` (running them would reinstall the package); the README's command table names every

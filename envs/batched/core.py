@@ -324,8 +324,14 @@ def sample_legal(
     """A uniformly random legal action per position (``(B,)`` int64; 0 for finished games).
 
     Draws from :meth:`BatchedGame.legal_candidates` (the largest of uniform keys over the legal
-    candidates), which costs ``O(K)`` per position instead of ``O(num_actions)``.
+    candidates), which costs ``O(K)`` per position instead of ``O(num_actions)``. A game may
+    define its own ``sample_legal(state, generator)`` with the same contract (uniform over the
+    same legal actions, 0 for finished games) when its structure allows a draw without the
+    ``(B, K)`` candidates; random play is then that much faster, and this function uses it.
     """
+    own = getattr(game, "sample_legal", None)
+    if own is not None:
+        return own(state, generator)
     actions, legal = game.legal_candidates(state)
     keys = torch.rand(actions.shape, generator=generator, device=actions.device)
     keys = torch.where(legal, keys, -1.0)
