@@ -11,7 +11,6 @@ torch = pytest.importorskip("torch")
 from stratagem.envs.batched import batched_game, sample_legal  # noqa: E402
 from stratagem.envs.batched.kill_the_king import BatchedKillTheKing  # noqa: E402
 from stratagem.envs.batched.testing import check_against_scalar  # noqa: E402
-from stratagem.envs.core import ActionTypeError, IllegalActionError  # noqa: E402
 from stratagem.envs.kill_the_king import actions as A  # noqa: E402
 from stratagem.envs.registry import make_game  # noqa: E402
 
@@ -171,26 +170,3 @@ def test_a_king_kill_ends_the_game() -> None:
     healing.apply(heal)
     assert batched.to_scalar(healed, 0) == healing and healed.hp[0, 0] == 100
     assert not bool(batched.legal_mask(healed)[0, heal])  # once per round
-
-
-def test_bad_actions_raise_clear_errors() -> None:
-    """Wrong types, shapes, ranges and illegal actions raise naming the problem."""
-    game = make_game("kill_the_king", map="small")
-    batched = batched_game(game)
-    state = batched.init([0, 1])
-    with pytest.raises(ActionTypeError, match="integers"):
-        batched.step(state, torch.tensor([0.0, 1.0]))
-    with pytest.raises(ActionTypeError, match="integers"):
-        batched.step(state, [True, False])
-    with pytest.raises(ValueError, match="one per game"):
-        batched.step(state, torch.tensor([0, 1, 2]))
-    with pytest.raises(IllegalActionError, match="outside the action space"):
-        batched.step(state, torch.tensor([0, game.spec.action_size]))
-    with pytest.raises(IllegalActionError, match="illegal action 0 .* in game 0"):
-        batched.step(state, torch.tensor([0, game.end_turn_action]))
-    with pytest.raises(ValueError, match="player must be 0 or 1"):
-        batched.observation(state, 2)
-    with pytest.raises(ValueError, match="shape"):
-        batched.observation(state, torch.tensor([0, 1, 0]))
-    with pytest.raises(ValueError, match="needs a kill_the_king game"):
-        type(batched)(make_game("push_them_all"))

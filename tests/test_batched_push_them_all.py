@@ -9,7 +9,6 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 from stratagem.envs.batched import batched_game, sample_legal  # noqa: E402
 from stratagem.envs.batched.testing import check_against_scalar  # noqa: E402
-from stratagem.envs.core import ActionTypeError, IllegalActionError  # noqa: E402
 from stratagem.envs.registry import make_game  # noqa: E402
 
 
@@ -78,24 +77,3 @@ def test_finished_and_inactive_games_do_not_move() -> None:
     again = batched.step(done, torch.zeros(3, dtype=torch.int64), validate=False)
     assert torch.equal(again.tick, done.tick) and torch.equal(again.winner, done.winner)
     assert not batched.legal_mask(done)[0].any()
-
-
-def test_bad_actions_raise_clear_errors() -> None:
-    """Wrong types, shapes, ranges and illegal actions raise naming the problem."""
-    game = make_game("push_them_all", map="pta")
-    batched = batched_game(game)
-    state = batched.init([0, 1])
-    with pytest.raises(ActionTypeError, match="integers"):
-        batched.step(state, torch.tensor([0.0, 1.0]))
-    with pytest.raises(ActionTypeError, match="integers"):
-        batched.step(state, [True, False])
-    with pytest.raises(ValueError, match="one per game"):
-        batched.step(state, torch.tensor([0, 1, 2]))
-    with pytest.raises(IllegalActionError, match="outside the action space"):
-        batched.step(state, torch.tensor([0, game.spec.action_size]))
-    with pytest.raises(IllegalActionError, match="illegal action 0 .* in game 0"):
-        batched.step(state, torch.tensor([0, game.end_turn_action]))
-    with pytest.raises(ValueError, match="player must be 0 or 1"):
-        batched.observation(state, 2)
-    with pytest.raises(ValueError, match="no batched version"):
-        batched_game(make_game("tribes"))

@@ -63,6 +63,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from stratagem.envs.batched import BatchedGame, BatchedState, batched_game, sample_legal
+from stratagem.envs.batched.core import action_tensor
 from stratagem.envs.core import ActionTypeError, IllegalActionError
 from stratagem.envs.registry import game_entry, make_game
 
@@ -273,33 +274,9 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
 
     def _learner_actions(self, actions: Any) -> torch.Tensor:
         """``actions`` as an int64 tensor on the device, checked against the learner's masks."""
-        if isinstance(actions, (list, tuple)):
-            actions = np.asarray(actions)
-        if isinstance(actions, np.ndarray):
-            if actions.dtype.kind not in "iu":
-                raise ActionTypeError(
-                    f"{self._name}: actions must be integers, got an array of {actions.dtype}"
-                )
-            actions = torch.from_numpy(actions.astype(np.int64))
-        if not isinstance(actions, torch.Tensor):
-            raise ActionTypeError(
-                f"{self._name}: actions must be a numpy array, tensor or list of integers, got "
-                f"{type(actions).__name__}"
-            )
-        if (
-            actions.dtype.is_floating_point
-            or actions.dtype.is_complex
-            or actions.dtype == torch.bool
-        ):
-            raise ActionTypeError(
-                f"{self._name}: actions must be integers, got a tensor of {actions.dtype}"
-            )
-        if tuple(actions.shape) != (self.num_envs,):
-            raise ValueError(
-                f"{self._name}: expected {self.num_envs} actions (one per sub-environment), got "
-                f"shape {tuple(actions.shape)}"
-            )
-        actions = actions.to(self.device, torch.int64)
+        actions = action_tensor(
+            actions, self.num_envs, self.device, where=self._name, per="sub-environment"
+        )
         size = self.single_action_space.n
         live = ~self._autoreset
         outside = live & ((actions < 0) | (actions >= size))

@@ -45,6 +45,7 @@ from stratagem.envs.registry import batched_game_names, game_entry
 __all__ = [
     "BatchedGame",
     "BatchedState",
+    "action_tensor",
     "batched_game",
     "has_batched",
     "sample_legal",
@@ -218,9 +219,17 @@ class BatchedGame(ABC, Generic[S]):
     def _step(self, state: S, actions: torch.Tensor, moving: torch.Tensor) -> S:
         """The rules: play ``actions`` (int64, legal) where ``moving``; other games unchanged."""
 
-    @abstractmethod
     def legal_mask(self, state: S) -> torch.Tensor:
-        """``(B, num_actions)`` bool: the legal actions of each position (none once finished)."""
+        """``(B, num_actions)`` bool: the legal actions of each position (none once finished).
+
+        Scattered from :meth:`legal_candidates` (a game may override it with something faster).
+        """
+        ids, ok = self.legal_candidates(state)
+        mask = torch.zeros(
+            state.batch_size, self.num_actions + 1, dtype=torch.bool, device=self.device
+        )
+        mask.scatter_(1, torch.where(ok, ids, self.num_actions), True)
+        return mask[:, : self.num_actions]
 
     @abstractmethod
     def legal_candidates(self, state: S) -> tuple[torch.Tensor, torch.Tensor]:
@@ -272,29 +281,7 @@ class BatchedGame(ABC, Generic[S]):
     def _actions(self, actions: Any, batch: int) -> torch.Tensor:
         """``actions`` as an int64 tensor of shape ``(batch,)`` on the device, in range."""
         name = self.spec.name
-        if isinstance(actions, (list, tuple)):
-            actions = np.asarray(actions)
-        if isinstance(actions, np.ndarray):
-            if actions.dtype.kind not in "iu":
-                raise ActionTypeError(
-                    f"{name}: actions must be integers, got an array of {actions.dtype}"
-                )
-            actions = torch.from_numpy(actions.astype(np.int64))
-        if not isinstance(actions, torch.Tensor):
-            raise ActionTypeError(
-                f"{name}: actions must be a tensor, array or list of integers, got "
-                f"{type(actions).__name__}"
-            )
-        dtype = actions.dtype
-        if dtype.is_floating_point or dtype.is_complex or dtype == torch.bool:
-            raise ActionTypeError(
-                f"{name}: actions must be integers, got a tensor of {actions.dtype}"
-            )
-        if tuple(actions.shape) != (batch,):
-            raise ValueError(
-                f"{name}: expected {batch} actions (one per game), got shape {tuple(actions.shape)}"
-            )
-        actions = actions.to(device=self.device, dtype=torch.int64)
+        actions = action_tensor(actions, batch, self.device, where=name, per="game")
         bad = (actions < 0) | (actions >= self.num_actions)
         if bool(bad.any()):
             i = int(torch.nonzero(bad)[0])
@@ -338,6 +325,45 @@ def sample_legal(
     pick = keys.argmax(dim=1, keepdim=True)
     chosen = actions.gather(1, pick).squeeze(1)
     return torch.where(legal.any(dim=1), chosen, 0)
+
+
+def action_tensor(
+    actions: Any, batch: int, device: torch.device, *, where: str, per: str
+) -> torch.Tensor:
+    """``actions`` (a tensor, numpy array or list of integers) as int64 ``(batch,)`` on ``device``.
+
+    Args:
+        actions: The actions given.
+        batch: How many there must be.
+        device: Where the result lives.
+        where: Prefix of the error messages (the game or environment name).
+        per: What one action belongs to, for the messages (``"game"``, ``"sub-environment"``).
+
+    Raises:
+        ActionTypeError: If they are not integers (floats, bools, other objects).
+        ValueError: If their shape is not ``(batch,)``.
+    """
+    if isinstance(actions, (list, tuple)):
+        actions = np.asarray(actions)
+    if isinstance(actions, np.ndarray):
+        if actions.dtype.kind not in "iu":
+            raise ActionTypeError(
+                f"{where}: actions must be integers, got an array of {actions.dtype}"
+            )
+        actions = torch.from_numpy(actions.astype(np.int64))
+    if not isinstance(actions, torch.Tensor):
+        raise ActionTypeError(
+            f"{where}: actions must be a tensor, numpy array or list of integers, got "
+            f"{type(actions).__name__}"
+        )
+    dtype = actions.dtype
+    if dtype.is_floating_point or dtype.is_complex or dtype == torch.bool:
+        raise ActionTypeError(f"{where}: actions must be integers, got a tensor of {dtype}")
+    if tuple(actions.shape) != (batch,):
+        raise ValueError(
+            f"{where}: expected {batch} actions (one per {per}), got shape {tuple(actions.shape)}"
+        )
+    return actions.to(device=device, dtype=torch.int64)
 
 
 def batched_game(game: Game, device: torch.device | str = "cpu") -> BatchedGame[Any]:

@@ -178,15 +178,6 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
         ids = torch.where(end, self.num_actions - 1, plane * self.cells + pos)
         return torch.where(ok, ids, 0), ok
 
-    def legal_mask(self, state: KillTheKingBatch) -> torch.Tensor:
-        """``(B, A)`` bool legal-action mask."""
-        ids, ok = self.legal_candidates(state)
-        mask = torch.zeros(
-            state.batch_size, self.num_actions + 1, dtype=torch.bool, device=self.device
-        )
-        mask.scatter_(1, torch.where(ok, ids, self.num_actions), True)
-        return mask[:, : self.num_actions]
-
     # ----------------------------------------------------------------- the rules
     def _step(
         self, state: KillTheKingBatch, actions: torch.Tensor, moving: torch.Tensor

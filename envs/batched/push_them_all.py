@@ -411,15 +411,6 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         ids[:, -1] = self.num_actions - 1
         return ids, ok
 
-    def legal_mask(self, state: PushThemAllBatch) -> torch.Tensor:
-        """``(B, A)`` bool legal-action mask."""
-        ids, ok = self.legal_candidates(state)
-        mask = torch.zeros(
-            state.batch_size, self.num_actions + 1, dtype=torch.bool, device=self.device
-        )
-        mask.scatter_(1, torch.where(ok, ids, self.num_actions), True)
-        return mask[:, : self.num_actions]
-
     # ----------------------------------------------------------------- the rules
     def _step(
         self, state: PushThemAllBatch, actions: torch.Tensor, moving: torch.Tensor
