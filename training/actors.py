@@ -251,6 +251,51 @@ def end_turn_action(game: Game) -> int | None:
     return None
 
 
+def finished_game(
+    index: int,
+    history: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]],
+    state: State,
+    moves: int,
+    truncated: Callable[[State], np.ndarray | None],
+    diag: Diagnostics,
+) -> FinishedGame:
+    """A game that ended (or was cut) at ``state``: its stored decisions with value targets.
+
+    Counts it in ``diag``. A cut game's value is ``truncated(state)`` (the run's rule), a
+    finished one's its returns; each decision gets the value from its mover's side.
+    """
+    cut = not state.is_terminal()
+    returns = np.asarray(state.returns(), dtype=np.float64)
+    outcome = truncated(state) if cut else returns
+    positions = [
+        (obs, actions, pol, None if outcome is None else np.roll(outcome, -player))
+        for obs, actions, pol, player in history
+    ]
+    diag.games += 1
+    diag.cut += int(cut)
+    diag.decided += int(not cut and float(returns.max()) > float(returns.min()))
+    diag.lengths.append(moves)
+    rounds = state.round_number()
+    if rounds is not None:
+        diag.rounds.append(rounds)
+    return FinishedGame(index, positions)
+
+
+def imitate(
+    history: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]],
+    state: State,
+    action: int,
+    diag: Diagnostics,
+) -> None:
+    """Store a baseline's decision with its action as the policy target (not if forced)."""
+    legal = state.legal_actions()
+    if len(legal) < 2:
+        return
+    policy = (legal == action).astype(np.float32)
+    history.append((state.observation(state.current_player), legal, policy, state.current_player))
+    diag.imitated += 1
+
+
 class GamePlayer:
     """Plays self-play games ``parallel`` at a time with one evaluator and one generator.
 
@@ -323,22 +368,9 @@ class GamePlayer:
         return False
 
     def _finish(self, g: _Game) -> None:
-        state, diag = g.root.state, self.diag
-        cut = not g.root.terminal
-        outcome = self.truncated(state) if cut else np.asarray(state.returns(), dtype=np.float64)
-        positions = [
-            (obs, actions, pol, None if outcome is None else np.roll(outcome, -player))
-            for obs, actions, pol, player in g.history
-        ]
-        diag.games += 1
-        diag.cut += int(cut)
-        returns = state.returns()
-        diag.decided += int(not cut and float(np.max(returns)) > float(np.min(returns)))
-        diag.lengths.append(g.moves)
-        rounds = state.round_number()
-        if rounds is not None:
-            diag.rounds.append(rounds)
-        self.on_finish(FinishedGame(g.index, positions))
+        self.on_finish(
+            finished_game(g.index, g.history, g.root.state, g.moves, self.truncated, self.diag)
+        )
 
     def _advance(self, g: _Game) -> bool:
         """Play forced and opponent moves; False once the game is over (or cut)."""
@@ -365,14 +397,7 @@ class GamePlayer:
 
     def _imitate(self, g: _Game, state: State, action: int) -> None:
         """Store the opponent's decision with its action as the policy target (not if forced)."""
-        legal = state.legal_actions()
-        if len(legal) < 2:
-            return
-        policy = (legal == action).astype(np.float32)
-        g.history.append(
-            (state.observation(state.current_player), legal, policy, state.current_player)
-        )
-        self.diag.imitated += 1
+        imitate(g.history, state, action, self.diag)
 
     def _search_and_move(self, active: list[_Game]) -> list[_Game]:
         """Search every game's position together, store the decisions and play them.

@@ -25,7 +25,13 @@ import torch
 from stratagem.baselines.agent import make_agent
 from stratagem.envs.batched.core import batched_game
 from stratagem.envs.core import Game
-from stratagem.training.actors import Diagnostics, FinishedGame, end_turn_action
+from stratagem.training.actors import (
+    Diagnostics,
+    FinishedGame,
+    end_turn_action,
+    finished_game,
+    imitate,
+)
 from stratagem.training.batched_search import batched_gumbel_search, network_evaluator
 from stratagem.training.config import AlphaZeroConfig
 from stratagem.training.targets import truncation_scorer
@@ -121,22 +127,9 @@ class BatchedGamePlayer:
 
     def _finish(self, state: Any, i: int, slot: _Slot) -> None:
         scalar = self.batched.to_scalar(state, i)
-        diag = self.diag
-        cut = not scalar.is_terminal()
-        returns = np.asarray(scalar.returns(), dtype=np.float64)
-        outcome = self.truncated(scalar) if cut else returns
-        positions = [
-            (obs, actions, pol, None if outcome is None else np.roll(outcome, -player))
-            for obs, actions, pol, player in slot.history
-        ]
-        diag.games += 1
-        diag.cut += int(cut)
-        diag.decided += int(not cut and float(returns.max()) > float(returns.min()))
-        diag.lengths.append(slot.moves)
-        rounds = scalar.round_number()
-        if rounds is not None:
-            diag.rounds.append(rounds)
-        self.on_finish(FinishedGame(slot.index, positions))
+        self.on_finish(
+            finished_game(slot.index, slot.history, scalar, slot.moves, self.truncated, self.diag)
+        )
 
     def _advance(self, state: Any, slots: list[_Slot | None], to_start: list) -> Any:
         """Finish and replace ended games; play forced and opponent moves until a search."""
@@ -190,11 +183,7 @@ class BatchedGamePlayer:
         action = int(self.opponent.act(scalar.observed_by(mover), rng=self.rng))
         self.diag.opponent_moves += 1
         if self.config.imitate_opponent:
-            legal = scalar.legal_actions()
-            if len(legal) >= 2:
-                policy = (legal == action).astype(np.float32)
-                slot.history.append((scalar.observation(mover), legal, policy, mover))
-                self.diag.imitated += 1
+            imitate(slot.history, scalar, action, self.diag)
         return action
 
     # ----------------------------------------------------------------- search

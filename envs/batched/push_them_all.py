@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
 
 import torch
 
 from stratagem.envs.batched.stratega import PLAYING, StrategaBatch, StrategaBatchedGame
-from stratagem.envs.core import Game, State
+from stratagem.envs.core import Game
 from stratagem.envs.push_them_all import actions as A
 from stratagem.envs.push_them_all.maps import HOLE
 from stratagem.envs.push_them_all.rules import MAX_MP, NUM_PUSHES, WARRIOR
@@ -313,18 +312,15 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         """Fresh positions on ``boards``."""
         boards = boards.to(self.device, torch.int64)
         count = len(boards)
-        fields = self._new_batch(
-            boards,
-            mp=self.refill.index_select(0, boards),
-            last=torch.zeros(count, self.units, NUM_PUSHES, dtype=torch.int64, device=self.device),
+        return PushThemAllBatch(
+            **self._new_batch(
+                boards,
+                mp=self.refill.index_select(0, boards),
+                last=torch.zeros(
+                    count, self.units, NUM_PUSHES, dtype=torch.int64, device=self.device
+                ),
+            )
         )
-        fields["occ"] = fields["occ"].to(self.occ_dtype)
-        return PushThemAllBatch(**fields)
-
-    def from_scalar(self, states: Sequence[State]) -> PushThemAllBatch:
-        """A batch of copies of scalar states of this game (``occ`` in :attr:`occ_dtype`)."""
-        batch = super().from_scalar(states)
-        return batch.replace(occ=batch.occ.to(self.occ_dtype))
 
     # ----------------------------------------------------------------- legal actions
     def _codes(self, state: PushThemAllBatch) -> tuple[torch.Tensor, torch.Tensor]:

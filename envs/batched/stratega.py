@@ -79,6 +79,8 @@ class StrategaBatchedGame(BatchedGame[B]):
     unit_fields: dict[str, int] = {"mp": 1}
     #: The game's batch class.
     batch_type: type[B]
+    #: The integer type of ``occ`` (a game may take a smaller one: a step copies ``occ`` whole).
+    occ_dtype: torch.dtype = torch.int64
 
     def __init__(self, game: Game, device: torch.device | str = "cpu") -> None:
         super().__init__(game, device)
@@ -129,18 +131,23 @@ class StrategaBatchedGame(BatchedGame[B]):
         boards = boards.to(self.device, torch.int64)
         count = len(boards)
         pos = self.start[boards].clone()
-        occ = torch.full((count, self.cells + 1), -1, dtype=torch.int64, device=self.device)
-        slots = self._arange_units.expand(count, -1)
-        occ.scatter_(1, torch.where(pos >= 0, pos, self.cells), slots)
         return {
             "board": boards,
             "tick": torch.ones(count, dtype=torch.int64, device=self.device),
             "player": torch.zeros(count, dtype=torch.int64, device=self.device),
             "winner": torch.full((count,), PLAYING, dtype=torch.int64, device=self.device),
             "pos": pos,
-            "occ": occ[:, : self.cells].contiguous(),
+            "occ": self._occupancy(pos),
             **fields,
         }
+
+    def _occupancy(self, pos: torch.Tensor) -> torch.Tensor:
+        """``occ`` of positions whose units stand on ``pos`` (in :attr:`occ_dtype`)."""
+        count = pos.shape[0]
+        occ = torch.full((count, self.cells + 1), -1, dtype=self.occ_dtype, device=self.device)
+        slots = self._arange_units.to(self.occ_dtype).expand(count, -1)
+        occ.scatter_(1, torch.where(pos >= 0, pos, self.cells), slots)
+        return occ[:, : self.cells].contiguous()
 
     def end_turn(
         self, state: B, ending: torch.Tensor, refill: torch.Tensor
@@ -252,16 +259,12 @@ class StrategaBatchedGame(BatchedGame[B]):
                 rows[i, : len(d[key])] = d[key]
             shape = (len(dicts), self.units) + ((per,) if per > 1 else ())
             fields[key] = self._tensor(rows.reshape(shape))
-        pos = fields["pos"]
-        occ = torch.full((len(dicts), self.cells + 1), -1, dtype=torch.int64, device=self.device)
-        slots = self._arange_units.expand(len(dicts), -1)
-        occ.scatter_(1, torch.where(pos >= 0, pos, self.cells), slots)
         winner = [PLAYING if d["winner"] is None else d["winner"] for d in dicts]
         return self.batch_type(
             board=boards,
             tick=torch.tensor([d["tick"] for d in dicts], device=self.device),
             player=torch.tensor([d["current_player"] for d in dicts], device=self.device),
             winner=torch.tensor(winner, device=self.device),
-            occ=occ[:, : self.cells].contiguous(),
+            occ=self._occupancy(fields["pos"]),
             **fields,
         )
