@@ -16,7 +16,7 @@ from stratagem.envs import make_game  # noqa: E402
 from stratagem.training import alphazero  # noqa: E402
 from stratagem.training.agents import AlphaZeroAgent  # noqa: E402
 from stratagem.training.config import AlphaZeroConfig  # noqa: E402
-from stratagem.training.networks import build_network  # noqa: E402
+from stratagem.training.networks import build_network, frozen_for_inference  # noqa: E402
 from stratagem.training.puct import (  # noqa: E402
     Node,
     considered_visit_sequence,
@@ -107,6 +107,30 @@ def test_symmetric_value_head_is_zero_sum_and_pooled_net_plays_any_board_size():
     net2.load_state_dict(net.state_dict())
     logits2, _ = net2(torch.from_numpy(other.new_initial_state(0).observation(0)[None]))
     assert logits2.shape == (1, other.spec.action_size)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "pooling"),
+    [("push_them_all", True), ("push_them_all", False), ("tictactoe_test", False)],
+)
+def test_frozen_inference_copy_matches_the_network_at_every_batch_size(game_name, pooling):
+    game = make_game(game_name)
+    net = build_network(game.spec, "tiny", global_pooling=pooling, symmetric_value=pooling)
+    for p in net.parameters():  # batch norms with non-trivial statistics, as after training
+        torch.nn.init.normal_(p, std=0.3)
+    net.train()
+    with torch.no_grad():
+        net(torch.randn(8, *game.spec.observation_shape))  # moves the running statistics
+    frozen = frozen_for_inference(net)
+    assert net.training, "the caller's network keeps its mode"
+    net.eval()
+    for batch in (1, 5):
+        obs = torch.randn(batch, *game.spec.observation_shape)
+        with torch.no_grad():
+            want, got = net(obs), frozen(obs)
+        for w, g in zip(want, got, strict=True):
+            assert w.shape == g.shape
+            assert torch.allclose(w, g, atol=1e-4), (w - g).abs().max()
 
 
 def test_fit_scale_recovers_a_known_scale():

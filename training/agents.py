@@ -64,7 +64,10 @@ class AlphaZeroAgent(BaseAgent):
         cfg = data["config"]
         if algorithm is None:
             algorithm = cfg.get("algorithm", "puct")
-        self._setup(game, net.to(dev), dev, simulations, c_puct, algorithm, max_considered)
+        # a loaded network never trains again: its frozen copy evaluates faster on the CPU
+        self._setup(
+            game, net.to(dev), dev, simulations, c_puct, algorithm, max_considered, frozen=True
+        )
 
     @classmethod
     def from_network(
@@ -99,6 +102,8 @@ class AlphaZeroAgent(BaseAgent):
         c_puct: float,
         algorithm: str,
         max_considered: int,
+        *,
+        frozen: bool = False,
     ) -> None:
         from stratagem.training.alphazero import make_batch_evaluator
 
@@ -114,7 +119,7 @@ class AlphaZeroAgent(BaseAgent):
         self.algorithm = algorithm
         self.max_considered = max_considered
         self.explore = False
-        self._evaluate = make_batch_evaluator(net, device)
+        self._evaluate = make_batch_evaluator(net, device, frozen=frozen)
 
     def act(self, state: State, *, rng: np.random.Generator) -> int:
         """The searched action (a forced move is played without search)."""

@@ -63,7 +63,7 @@ from stratagem.training.common import (
     write_game_records,
 )
 from stratagem.training.config import AlphaZeroConfig
-from stratagem.training.networks import PolicyValueNet, build_network
+from stratagem.training.networks import PolicyValueNet, build_network, frozen_for_inference
 from stratagem.training.puct import BatchEvaluator
 from stratagem.training.targets import calibrate_heuristic
 
@@ -164,24 +164,39 @@ class ReplayBuffer:
             self.policies[i] = policies[bounds[i] : bounds[i + 1]]
 
 
-def network_forward(net: PolicyValueNet, device: torch.device) -> Forward:
-    """Wrap ``net`` as ``observations -> (logits, values)`` numpy arrays (one forward)."""
+def network_forward(net: PolicyValueNet, device: torch.device, *, frozen: bool = False) -> Forward:
+    """Wrap ``net`` as ``observations -> (logits, values)`` numpy arrays (one forward).
+
+    Args:
+        net: The network; put in eval mode at the first call after training switched it.
+        device: Where it runs (bfloat16 autocast on CUDA).
+        frozen: On the CPU, run a frozen copy (:func:`frozen_for_inference`): faster for the
+            small batches of an agent's search, but it keeps the weights of this moment, so
+            only for a network that no longer trains.
+    """
     use_amp = device.type == "cuda"
+    model: Any = frozen_for_inference(net) if frozen and device.type == "cpu" else net
 
     @torch.no_grad()
     def forward(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        net.eval()
+        if net.training:  # train_network switches it; eval() every call costs a tree walk
+            net.eval()
         obs = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32)).to(device)
         with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=use_amp):
-            logits, values = net(obs)
+            logits, values = model(obs)
         return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     return forward
 
 
-def make_batch_evaluator(net: PolicyValueNet, device: torch.device) -> BatchEvaluator:
-    """Wrap ``net`` as a :data:`~stratagem.training.puct.BatchEvaluator` (one forward per batch)."""
-    forward = network_forward(net, device)
+def make_batch_evaluator(
+    net: PolicyValueNet, device: torch.device, *, frozen: bool = False
+) -> BatchEvaluator:
+    """Wrap ``net`` as a :data:`~stratagem.training.puct.BatchEvaluator` (one forward per batch).
+
+    ``frozen`` as in :func:`network_forward`.
+    """
+    forward = network_forward(net, device, frozen=frozen)
 
     def evaluate(
         observations: np.ndarray, legal: Sequence[np.ndarray]
