@@ -50,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from stratagem.baselines.search.config import check_int, check_number
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10 only
@@ -201,10 +203,15 @@ def ntbea(
     """Run NTBEA over ``space``; ``evaluate(params)`` returns a (noisy) fitness to maximise.
 
     Raises:
-        ValueError: For non-positive iteration or neighbour counts.
+        ValueError: For a bad option (a non-positive iteration or neighbour count, a negative
+            ``k_explore``, a ``mutation_probability`` outside [0, 1]), naming it and the value.
     """
-    if iterations < 1 or neighbours < 1:
-        raise ValueError("iterations and neighbours must be positive")
+    check_int("ntbea", "iterations", iterations, 1)
+    check_int("ntbea", "neighbours", neighbours, 1)
+    check_number("ntbea", "k_explore", k_explore)
+    check_number(
+        "ntbea", "mutation_probability", mutation_probability, high=1.0, what="a probability"
+    )
     rng = np.random.default_rng(seed)
     model = NTupleLandscape(len(space.names))
     point = tuple(int(rng.integers(len(v))) for v in space.values)

@@ -205,7 +205,7 @@ def test_rule_based_is_nokav_and_names_resolve():
         ("cotg_pgs:portfolio=nokav|nokav", "repeats"),
         ("cotg_pgs:enemy_script=x", "enemy_script"),
         ("cotg_pgs:time_limit=0", "time_limit"),
-        ("cotg_mcts:time_limit=null", "at least one"),
+        ("cotg_mcts:time_limit=null", "give budget, time_limit or iterations"),
         ("cotg_mcts:samples=-1", "samples"),
         ("cotg_mcts:budget=0", "budget"),
         ("cotg_mcts:playout_turns=0", "playout_turns"),

@@ -179,3 +179,33 @@ def test_evaluator_hooks_are_declared_protocols(game: KillTheKingGame) -> None:
     evaluator = MCTSAgent(game).evaluator
     assert isinstance(evaluator, EvaluatorFastValues)
     assert optional_hook(evaluator, EvaluatorRoot.set_root) is None
+
+
+def test_cotg_and_prismata_searches_share_the_config() -> None:
+    """The CotG and Prismata searches take the shared options through SearchConfig too."""
+    from stratagem.baselines.cotg_combat import PGSAgent, ScriptMCTSAgent
+    from stratagem.baselines.ntbea import SearchSpace, ntbea
+    from stratagem.baselines.prismata import default_config
+
+    cotg = make_game("cotg_combat", units=2)
+    for cls in (PGSAgent, ScriptMCTSAgent):
+        with pytest.raises(TypeError, match="budgte"):
+            cls(cotg, budgte=5)
+        with pytest.raises(TypeError, match="rollouts"):
+            cls(cotg, rollouts=True)
+        with pytest.raises(ValueError, match=f"{cls.name}: budget must be .* got True"):
+            cls(cotg, budget=True)
+    mcts = ScriptMCTSAgent(cotg, SearchConfig(budget=50, time_limit=None, c=0.5))
+    assert (mcts.budget, mcts.time_limit, mcts.c) == (50, None, 0.5)
+    assert PGSAgent(cotg).config == PGSAgent.defaults
+    with pytest.raises(ValueError, match="cotg_mcts: give budget, time_limit or iterations"):
+        ScriptMCTSAgent(cotg, time_limit=None)
+    master = default_config().player("Master", time_limit_ms=500, max_playouts=7)
+    assert (master.time_limit, master.budget, master.time_limit_ms) == (0.5, 7, 500.0)
+    assert (master.max_traversals, master.c) == (100000, 2.0)
+    with pytest.raises(ValueError, match="prismata Master: max_playouts must be .* got -1"):
+        default_config().player("Master", max_playouts=-1)
+    with pytest.raises(ValueError, match="prismata Expert: max_depth must be .* got 0"):
+        default_config().player("Expert", max_depth=0)
+    with pytest.raises(ValueError, match="ntbea: neighbours must be .* got 0"):
+        ntbea(SearchSpace(("a",), ((1, 2),)), lambda params: 0.0, neighbours=0)

@@ -32,10 +32,10 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-from stratagem.baselines.cotg_combat.pgs import _check_limits
 from stratagem.baselines.cotg_combat.scripts import (
     SCRIPTS,
     Script,
@@ -43,7 +43,7 @@ from stratagem.baselines.cotg_combat.scripts import (
     play_turn,
     resolve_portfolio,
 )
-from stratagem.baselines.search.config import check_flag, check_int, check_number
+from stratagem.baselines.search.config import SearchConfig, check_flag, check_int, configure
 from stratagem.envs.core import Game
 from stratagem.envs.cotg_combat.rules import CotgCombatState
 
@@ -127,57 +127,66 @@ class _Node:
 class ScriptMCTSAgent(TurnPlanAgent):
     """MCTS (``hp=False``) or MCTS-HP (``hp=True``) in script space, one search per turn.
 
+    Options shared with the other planners (fields of
+    :class:`~stratagem.baselines.search.config.SearchConfig`, given as keywords or as
+    ``config``; at least one of the first three must be set):
+
+    * ``time_limit``: seconds per turn (the paper: 0.1, 0.5, 2.0); ``None`` for no limit.
+    * ``budget``: forward-model calls per turn; ``None`` for no limit.
+    * ``iterations``: iterations per turn; ``None`` for no limit.
+    * ``c``: UCB1 exploration constant (values in [0, 1]; default ``1/√2``).
+
     Args:
         game: A CotG combat game.
+        config: The whole shared configuration, instead of its keywords.
         hp: Use MCTS-HP's hit-point playout value and per-node mapping.
-        time_limit: Seconds per turn (the paper: 0.1, 0.5, 2.0); ``None`` for no limit.
-        budget: Forward-model calls per turn; ``None`` for no limit.
-        iterations: Iterations per turn; ``None`` for no limit.
         portfolio: Script names; the paper's is Kiter and NOKAV (Kiter first: the move ordering).
         samples: Random script vectors a node offers beyond the uniform ones.
-        c: UCB1 exploration constant (values in [0, 1]).
         playout_turns: Player-turns per playout; ``None`` plays to the end (the paper).
         clock: ``"cpu"`` or ``"wall"`` time for ``time_limit``.
+        **options: The shared options above, over :attr:`defaults`.
 
     Raises:
+        TypeError: For a keyword the planner does not take.
         ValueError: For a bad parameter, or when no limit at all is set.
     """
 
     name = "cotg_mcts"
+    #: The :class:`SearchConfig` fields this planner takes as keywords.
+    options: ClassVar[frozenset[str]] = frozenset(("budget", "time_limit", "iterations", "c"))
+    #: Its defaults: 0.1 s per turn, no call budget or iteration cap, ``c = 1/√2``.
+    defaults: ClassVar[SearchConfig] = SearchConfig(budget=None, time_limit=0.1, c=1 / math.sqrt(2))
 
     def __init__(
         self,
         game: Game,
+        config: SearchConfig | None = None,
         *,
         hp: bool = False,
-        time_limit: float | None = 0.1,
-        budget: int | None = None,
-        iterations: int | None = None,
         portfolio: Sequence[str] | str = ("kiter", "nokav"),
         samples: int = 8,
-        c: float = 1 / math.sqrt(2),
         playout_turns: int | None = None,
         clock: str = "cpu",
+        **options: Any,
     ) -> None:
         super().__init__(game, clock=clock)
-        _check_limits("cotg_mcts", time_limit, budget, playout_turns)
-        check_int("cotg_mcts", "iterations", iterations, 1, optional=True)
-        if time_limit is None and budget is None and iterations is None:
-            raise ValueError("cotg_mcts: set at least one of time_limit, budget, iterations")
-        check_int("cotg_mcts", "samples", samples, 0)
-        check_number("cotg_mcts", "c", c)
-        check_flag("cotg_mcts", "hp", hp)
+        who = type(self).name
+        config = configure(type(self).__name__, who, self.options, self.defaults, config, options)
+        check_int(who, "playout_turns", playout_turns, 1, optional=True)
+        check_int(who, "samples", samples, 0)
+        check_flag(who, "hp", hp)
+        self.config = config
         self.hp = hp
-        self.time_limit = None if time_limit is None else float(time_limit)
-        self.budget = budget
-        self.iterations = iterations
+        self.time_limit = config.time_limit
+        self.budget = config.budget
+        self.iterations = config.iterations
         self.portfolio = resolve_portfolio(portfolio)
         self._fns: tuple[Script, ...] = tuple(SCRIPTS[n] for n in self.portfolio)
         self.samples = samples
-        self.c = float(c)
+        self.c = config.c
         self.playout_turns = playout_turns
         label = "cotg_mcts_hp" if hp else "cotg_mcts"
-        self.name = label if time_limit is None else f"{label}_{round(self.time_limit * 1000)}"
+        self.name = label if self.time_limit is None else f"{label}_{round(self.time_limit * 1000)}"
 
     def __repr__(self) -> str:
         return (

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from stratagem.baselines.cotg_combat.scripts import (
     play_turn,
     resolve_portfolio,
 )
-from stratagem.baselines.search.config import check_int, check_seconds
+from stratagem.baselines.search.config import SearchConfig, check_flag, check_int, configure
 from stratagem.envs.core import Game
 from stratagem.envs.cotg_combat.rules import CotgCombatState
 
@@ -69,55 +70,79 @@ def ltd2_score(state: CotgCombatState) -> float:
 class PGSAgent(TurnPlanAgent):
     """PGS I R over a script portfolio, deciding one whole turn per search.
 
+    Options shared with the other planners (fields of
+    :class:`~stratagem.baselines.search.config.SearchConfig`, given as keywords or as
+    ``config``): ``time_limit`` (seconds per Improve call, the paper: 0.5; ``None`` for no
+    limit) and ``budget`` (forward-model calls per decision, the search stops improving once
+    spent; ``None`` for no limit). The search ends by itself, so neither is required.
+
     Args:
         game: A CotG combat game.
+        config: The whole shared configuration, instead of its keywords.
         iterations: Improvement iterations ``I`` per Improve call.
         responses: Responses ``R``.
         portfolio: Script names (a sequence or ``"nokav|kiter"``); SparCraft's and the paper's
             portfolio is NOKAV and Kiter, in that order.
         enemy_script: The enemy's script while seeding (SparCraft: NOKDPS).
-        time_limit: Seconds per Improve call (the paper: 0.5); ``None`` for no limit.
-        budget: Forward-model calls per decision (the search stops improving once spent);
-            ``None`` for no limit.
         playout_turns: Player-turns per playout (the spec's 20); ``None`` plays to the end.
         cache: Play each script assignment once per decision (the paper's playout caching).
         clock: ``"cpu"`` or ``"wall"`` time for ``time_limit``.
+        **options: ``time_limit`` and ``budget``, over :attr:`defaults`.
+
+    Raises:
+        TypeError: For a keyword the planner does not take.
+        ValueError: For a bad value, naming the option.
     """
 
     name = "cotg_pgs"
+    #: The :class:`SearchConfig` fields this planner takes as keywords.
+    options: ClassVar[frozenset[str]] = frozenset(("budget", "time_limit"))
+    #: Its defaults: the paper's 0.5 s per Improve call, no call budget.
+    defaults: ClassVar[SearchConfig] = SearchConfig(budget=None, time_limit=0.5)
 
     def __init__(
         self,
         game: Game,
+        config: SearchConfig | None = None,
         *,
         iterations: int = 1,
         responses: int = 0,
         portfolio: Sequence[str] | str = ("nokav", "kiter"),
         enemy_script: str = "nokav",
-        time_limit: float | None = 0.5,
-        budget: int | None = None,
         playout_turns: int | None = 20,
         cache: bool = True,
         clock: str = "cpu",
+        **options: Any,
     ) -> None:
         super().__init__(game, clock=clock)
-        check_int("cotg_pgs", "iterations", iterations, 1)
-        check_int("cotg_pgs", "responses", responses, 0)
+        who = type(self).name
+        config = configure(
+            type(self).__name__,
+            who,
+            self.options,
+            self.defaults,
+            config,
+            options,
+            unbounded_ok=True,
+        )
+        check_int(who, "iterations", iterations, 1)
+        check_int(who, "responses", responses, 0)
         if enemy_script not in SCRIPTS:
             raise ValueError(
-                f"cotg_pgs: unknown enemy_script {enemy_script!r}; scripts: "
-                f"{', '.join(SCRIPT_NAMES)}"
+                f"{who}: unknown enemy_script {enemy_script!r}; scripts: {', '.join(SCRIPT_NAMES)}"
             )
-        _check_limits("cotg_pgs", time_limit, budget, playout_turns)
+        check_int(who, "playout_turns", playout_turns, 1, optional=True)
+        check_flag(who, "cache", cache)
+        self.config = config
         self.iterations = iterations
         self.responses = responses
         self.portfolio = resolve_portfolio(portfolio)
         self._port = tuple(SCRIPT_NAMES.index(n) for n in self.portfolio)
         self.enemy_script = enemy_script
-        self.time_limit = None if time_limit is None else float(time_limit)
-        self.budget = budget
+        self.time_limit = config.time_limit
+        self.budget = config.budget
         self.playout_turns = playout_turns
-        self.cache = bool(cache)
+        self.cache = cache
         self.name = f"cotg_pgs_{iterations}_{responses}"
         self._table: dict[tuple[int, ...], float] = {}
         self._calls = 0
@@ -210,12 +235,3 @@ class PGSAgent(TurnPlanAgent):
             self._calls += play_turn(sim, scripts[sim.current_player])
             turns += 1
         return ltd2_score(sim)
-
-
-def _check_limits(
-    who: str, time_limit: float | None, budget: int | None, playout_turns: int | None
-) -> None:
-    """Validate the common search limits, naming the bad one."""
-    check_seconds(who, "time_limit", time_limit)
-    check_int(who, "budget", budget, 1, optional=True)
-    check_int(who, "playout_turns", playout_turns, 1, optional=True)

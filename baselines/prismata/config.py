@@ -48,7 +48,11 @@ named player. Tables:
     ``type = "sequence"`` (``partial``: four names), ``"random_portfolio"`` (``portfolio``),
     ``"alphabeta"`` or ``"uct"`` (``root_portfolio``, ``portfolio``, ``playout``,
     ``time_limit_ms``, ``max_playouts``, ``max_children``, ``max_depth`` / ``max_traversals``,
-    ``c``, ``evaluation``); ``description`` is free text.
+    ``c``, ``evaluation``); ``description`` is free text. ``time_limit_ms`` (0: none),
+    ``max_playouts`` (0: none), ``max_traversals`` and ``c`` are the reference's names of the
+    options every search planner shares: they become the search's
+    :class:`~stratagem.baselines.search.config.SearchConfig` (``time_limit`` in seconds,
+    ``budget``, ``iterations``, ``c``).
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ from stratagem.baselines.prismata.search import (
     TurnPlayer,
     UCTPlayer,
 )
+from stratagem.baselines.search.config import SearchConfig, check_int, check_number
 from stratagem.envs.prismata.cards import CardSetError
 
 if sys.version_info >= (3, 11):
@@ -174,27 +179,19 @@ class BotConfig:
             if not isinstance(built, SequencePlayer):
                 raise ValueError(f"player {name!r}: playout player {playout!r} is not a sequence")
             playout_player = built
+        config = _search_config(name, kind, table)
         kwargs: dict[str, Any] = {
             "evaluation": table.get("evaluation", "playout"),
-            "time_limit_ms": float(table.get("time_limit_ms", 0)),
-            "max_playouts": int(table.get("max_playouts", 0)),
-            "max_children": int(table.get("max_children", 40)),
+            "max_children": table.get("max_children", 40),
             "name": name,
         }
         root = self.portfolio(table.get("root_portfolio", table["portfolio"]))
         inner = self.portfolio(table["portfolio"])
         if kind == "alphabeta":
             return AlphaBetaPlayer(
-                root, inner, playout_player, max_depth=int(table.get("max_depth", 20)), **kwargs
+                root, inner, playout_player, config, max_depth=table.get("max_depth", 20), **kwargs
             )
-        return UCTPlayer(
-            root,
-            inner,
-            playout_player,
-            max_traversals=int(table.get("max_traversals", 100000)),
-            c=float(table.get("c", 2.0)),
-            **kwargs,
-        )
+        return UCTPlayer(root, inner, playout_player, config, **kwargs)
 
     def sequence(self, names: Any, where: str = "") -> PartialSequence:
         """A sequence of four named partial players."""
@@ -397,6 +394,33 @@ class BotConfig:
             )
         if kind in ("alphabeta", "uct") and "portfolio" not in table:
             raise ValueError(f"{self.where}: search player {name!r} needs a 'portfolio'")
+
+
+def _search_config(name: str, kind: str, table: Mapping[str, Any]) -> SearchConfig:
+    """The shared search options of a player table, from the AI file's (the reference's) names.
+
+    ``time_limit_ms`` (0: none) becomes ``time_limit`` in seconds, ``max_playouts`` (0: none)
+    ``budget``, and for UCT ``max_traversals`` (0 counts as 1) ``iterations``, and ``c``.
+
+    Raises:
+        ValueError: For a bad value, naming the player, the option as the file names it and
+            the value.
+    """
+    who = f"prismata {name}"
+    ms = table.get("time_limit_ms", 0)
+    check_number(who, "time_limit_ms", ms)
+    playouts = table.get("max_playouts", 0)
+    check_int(who, "max_playouts", playouts, 0)
+    fields: dict[str, Any] = {
+        "time_limit": ms / 1000.0 if ms > 0 else None,
+        "budget": playouts or None,
+    }
+    if kind == "uct":
+        traversals = table.get("max_traversals", 100000)
+        check_int(who, "max_traversals", traversals, 0)
+        fields["iterations"] = max(1, traversals)
+        fields["c"] = table.get("c", 2.0)
+    return SearchConfig(planner=who, **fields)
 
 
 _DEFAULT: BotConfig | None = None

@@ -19,6 +19,12 @@ sections 8.4-8.6 (davechurchill/PrismataAI ``StackAlphaBetaSearch``, ``UCTSearch
 
 Our additions, for a Python engine: a ``max_playouts`` budget (machine-independent, for
 reproducible experiments) next to the reference's time limit, and per-decision statistics.
+
+The searches take the options they share with the other planners as a
+:class:`~stratagem.baselines.search.config.SearchConfig` (``time_limit`` in seconds, ``budget``
+in playouts, UCT's ``iterations`` (traversals) and ``c``), built from the AI file's names
+(``time_limit_ms``, ``max_playouts``, ``max_traversals``, ``c``) by
+:meth:`~stratagem.baselines.prismata.config.BotConfig.player`.
 """
 
 from __future__ import annotations
@@ -26,12 +32,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from stratagem.baselines.prismata import heuristics as H
 from stratagem.baselines.prismata.portfolio import PartialSequence, Portfolio
+from stratagem.baselines.search.config import SearchConfig, check_choice, check_int, configure
 from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = [
@@ -141,47 +148,93 @@ class _Children:
 
 
 class _Budget:
-    def __init__(self, time_limit_ms: float, max_playouts: int) -> None:
+    def __init__(self, time_limit: float | None, max_playouts: int | None) -> None:
         self.start = time.perf_counter()
-        self.deadline = self.start + time_limit_ms / 1000.0 if time_limit_ms > 0 else None
+        self.deadline = self.start + time_limit if time_limit is not None else None
         self.max_playouts = max_playouts
         self.playouts = 0
 
     def out(self) -> bool:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             return True
-        return bool(self.max_playouts) and self.playouts >= self.max_playouts
+        return self.max_playouts is not None and self.playouts >= self.max_playouts
 
 
 class _Searcher(TurnPlayer):
-    """What Alpha-Beta and UCT share: portfolios, evaluation, budget."""
+    """What Alpha-Beta and UCT share: portfolios, evaluation, budget.
+
+    Options shared with the other planners (fields of
+    :class:`~stratagem.baselines.search.config.SearchConfig`, given as keywords or as
+    ``config``; at least one of the two must be set): ``time_limit`` (wall-clock seconds per
+    decision, ``None`` for none) and ``budget`` (playouts per decision, ``None`` for none).
+
+    Args:
+        root_portfolio: Portfolio of the root's turns.
+        portfolio: Portfolio of the other nodes' turns.
+        playout_player: Scripted player of the evaluation playouts (both sides).
+        config: The whole shared configuration, instead of its keywords.
+        evaluation: ``"playout"`` (the bots) or ``"willscore"`` (summed unit values).
+        max_children: Most turns generated per node (0: all).
+        name: The player's name (the bot's, in error messages too).
+        **options: The shared options, over :attr:`defaults`.
+
+    Raises:
+        TypeError: For a keyword the search does not take.
+        ValueError: For a bad value (naming the player, the option and the value).
+    """
+
+    #: The :class:`SearchConfig` fields this search takes as keywords.
+    options: ClassVar[frozenset[str]] = frozenset(("budget", "time_limit"))
+    #: Its defaults: one second per decision, no playout budget.
+    defaults: ClassVar[SearchConfig] = SearchConfig(budget=None, time_limit=1.0)
 
     def __init__(
         self,
         root_portfolio: Portfolio,
         portfolio: Portfolio,
         playout_player: SequencePlayer | None,
+        config: SearchConfig | None = None,
         *,
         evaluation: str = "playout",
-        time_limit_ms: float = 1000.0,
-        max_playouts: int = 0,
         max_children: int = 40,
         name: str = "",
+        **options: Any,
     ) -> None:
-        if evaluation not in ("playout", "willscore"):
-            raise ValueError(f"evaluation must be 'playout' or 'willscore', got {evaluation!r}")
+        self.name = name or type(self).__name__
+        who = f"prismata {self.name}"
+        config = configure(
+            type(self).__name__,
+            who,
+            self.options,
+            self.defaults,
+            config,
+            options,
+            unbounded_ok=True,
+        )
+        check_choice(who, "evaluation", evaluation, ("playout", "willscore"))
         if evaluation == "playout" and playout_player is None:
-            raise ValueError("playout evaluation needs a playout player")
-        if time_limit_ms <= 0 and max_playouts <= 0:
-            raise ValueError("a search needs a time limit or a playout budget")
+            raise ValueError(f"{who}: playout evaluation needs a playout player")
+        if config.time_limit is None and config.budget is None:
+            raise ValueError(f"{who}: a search needs a time limit or a playout budget")
+        check_int(who, "max_children", max_children, 0)
+        self.config = config
         self.root_portfolio = root_portfolio
         self.portfolio = portfolio
         self.playout_player = playout_player
         self.evaluation = evaluation
-        self.time_limit_ms = float(time_limit_ms)
-        self.max_playouts = int(max_playouts)
-        self.max_children = int(max_children)
-        self.name = name or type(self).__name__
+        self.time_limit = config.time_limit
+        self.budget = config.budget
+        self.max_children = max_children
+
+    @property
+    def time_limit_ms(self) -> float:
+        """The time limit in milliseconds, as the AI file gives it (0: none)."""
+        return self.time_limit * 1000.0 if self.time_limit is not None else 0.0
+
+    @property
+    def max_playouts(self) -> int:
+        """The playout budget, as the AI file gives it (0: none)."""
+        return self.budget or 0
 
     def _children(self, state: PrismataState, root: bool, rng: np.random.Generator) -> _Children:
         portfolio = self.root_portfolio if root else self.portfolio
@@ -209,25 +262,20 @@ class AlphaBetaPlayer(_Searcher):
     """HPS with Alpha-Beta and iterative deepening (Master/Hard and Expert bots).
 
     Args:
-        root_portfolio: Portfolio of the root's turns.
-        portfolio: Portfolio of the other nodes' turns.
-        playout_player: Scripted player of the evaluation playouts (both sides).
-        evaluation: ``"playout"`` (the bots) or ``"willscore"`` (summed unit values).
-        time_limit_ms: Wall-clock limit per decision (0: none).
-        max_playouts: Evaluation budget per decision (0: none).
-        max_depth: Deepest iteration, in player-turns.
-        max_children: Most turns generated per node.
+        *args: The portfolios, the playout player and ``config`` (see :class:`_Searcher`).
+        max_depth: Deepest iteration, in player-turns (at most 50 are searched).
+        **kwargs: ``evaluation``, ``max_children``, ``name``, and the shared options
+            ``time_limit`` (seconds) and ``budget`` (playouts) (see :class:`_Searcher`).
     """
 
     def __init__(self, *args: Any, max_depth: int = 20, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if max_depth < 1:
-            raise ValueError(f"max_depth must be at least 1, got {max_depth}")
-        self.max_depth = min(int(max_depth), 50)
+        check_int(f"prismata {self.name}", "max_depth", max_depth, 1)
+        self.max_depth = min(max_depth, 50)
 
     def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
         """Iteratively deepened Alpha-Beta over portfolio turns; the best root turn."""
-        budget = _Budget(self.time_limit_ms, self.max_playouts)
+        budget = _Budget(self.time_limit, self.budget)
         stats = SearchStats()
         self._root_player = state.current_player
         self._rng = rng
@@ -341,32 +389,31 @@ class UCTPlayer(_Searcher):
     """HPS with UCT (the Master bot).
 
     Args:
-        root_portfolio: Portfolio of the root's turns.
-        portfolio: Portfolio of the other nodes' turns.
-        playout_player: Scripted player of the playouts (both sides).
-        time_limit_ms: Wall-clock limit per decision (0: none).
-        max_playouts: Playout budget per decision (0: none).
-        max_traversals: Most traversals per decision (the reference's 100000).
-        max_children: Most turns generated per node.
-        c: Exploration constant (2.0).
+        *args: The portfolios, the playout player and ``config`` (see :class:`_Searcher`).
+        **kwargs: ``evaluation``, ``max_children``, ``name`` (see :class:`_Searcher`) and the
+            shared options ``time_limit`` (seconds), ``budget`` (playouts), ``iterations``
+            (most traversals per decision, the reference's 100000; ``None``: no cap) and ``c``
+            (exploration constant, 2.0).
     """
 
-    def __init__(
-        self, *args: Any, max_traversals: int = 100000, c: float = 2.0, **kwargs: Any
-    ) -> None:
+    options = _Searcher.options | {"iterations", "c"}
+    defaults = SearchConfig(budget=None, time_limit=1.0, iterations=100000, c=2.0)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.max_traversals = int(max_traversals)
-        self.c = float(c)
+        self.max_traversals = self.config.iterations
+        self.c = self.config.c
 
     def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
         """UCT over portfolio turns; the most visited root turn."""
-        budget = _Budget(self.time_limit_ms, self.max_playouts)
+        budget = _Budget(self.time_limit, self.budget)
         self._root_player = state.current_player
         self._rng = rng
         self._budget = budget
         root = _Node(state, -1, [])
         traversals = 0
-        while traversals < max(1, self.max_traversals):
+        most = self.max_traversals if self.max_traversals is not None else 1 << 62
+        while traversals < most:
             self._traverse(root, root)
             traversals += 1
             if budget.out() or (len(root.children) == 1 and root.source.done):  # type: ignore[union-attr]

@@ -25,7 +25,6 @@ budget, not in how they talk to the game, so that part lives here once:
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -40,7 +39,7 @@ from stratagem.baselines.agent import (
     EvaluatorRoot,
 )
 from stratagem.baselines.evaluators import make_evaluator
-from stratagem.baselines.search.config import SearchConfig
+from stratagem.baselines.search.config import SearchConfig, configure
 from stratagem.envs.core import ActionGroups, ActionKinds, Game, State, optional_hook
 
 __all__ = ["SearchAgent", "SearchStats", "end_turn_action", "shuffle"]
@@ -102,10 +101,6 @@ def end_turn_action(game: Game) -> int | None:
     if layout is not None and "end_turn" in layout.global_actions:
         return layout.encode_global(layout.global_actions.index("end_turn"))
     return None
-
-
-#: The configuration's own defaults: a config that leaves an option there did not set it.
-_BASE = SearchConfig()
 
 
 class SearchAgent(BaseAgent):
@@ -185,38 +180,23 @@ class SearchAgent(BaseAgent):
     def _configure(self, config: SearchConfig | None, options: dict[str, Any]) -> SearchConfig:
         """The planner's configuration: ``config``, or its defaults with ``options`` applied.
 
+        See :func:`~stratagem.baselines.search.config.configure`.
+
         Raises:
             TypeError: For a keyword this planner does not take (as a Python signature would),
                 or for keywords given together with a ``config``.
             ValueError: For a bad value (naming it), or a ``config`` that sets an option this
                 planner does not take.
         """
-        unknown = sorted(set(options) - self.options)
-        if unknown:
-            raise TypeError(
-                f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}"
-            )
-        if config is None:
-            config = dataclasses.replace(self.defaults, planner=self.name, **options)
-        elif options:
-            raise TypeError(
-                f"{type(self).__name__}(): give a SearchConfig or keywords, not both "
-                f"({', '.join(sorted(options))})"
-            )
-        # Options the planner does not take are its own settings (SCSA always rolls out).
-        fixed = {
-            f.name: getattr(self.defaults, f.name)
-            for f in dataclasses.fields(SearchConfig)
-            if f.compare and f.name not in self.options
-        }
-        for key, value in fixed.items():
-            if getattr(config, key) not in (value, getattr(_BASE, key)):
-                raise ValueError(f"{self.name} does not take the option {key}")
-        config = dataclasses.replace(config, planner=self.name, **fixed)
-        if not self.unbounded_ok and not config.bounded():
-            limits = [k for k in ("budget", "time_limit", "iterations") if k in self.options]
-            raise ValueError(f"{self.name}: give {', '.join(limits[:-1])} or {limits[-1]}")
-        return config
+        return configure(
+            type(self).__name__,
+            self.name,
+            self.options,
+            self.defaults,
+            config,
+            options,
+            unbounded_ok=self.unbounded_ok,
+        )
 
     # ------------------------------------------------------------------ public
     def act(self, state: State, *, rng: np.random.Generator) -> int:

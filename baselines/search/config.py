@@ -15,6 +15,7 @@ Python's ``bool`` passes for an ``int``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ __all__ = [
     "check_int",
     "check_number",
     "check_seconds",
+    "configure",
     "kind_names",
 ]
 
@@ -176,3 +178,64 @@ class SearchConfig:
     def bounded(self) -> bool:
         """Whether something stops a search: a budget, a time limit or an iteration cap."""
         return self.budget is not None or self.time_limit is not None or self.iterations is not None
+
+
+#: The configuration's own defaults: a config that leaves an option there did not set it.
+_BASE = SearchConfig()
+
+
+def configure(
+    owner: str,
+    planner: str,
+    takes: frozenset[str],
+    defaults: SearchConfig,
+    config: SearchConfig | None,
+    options: dict[str, Any],
+    *,
+    unbounded_ok: bool = False,
+) -> SearchConfig:
+    """A planner's configuration: ``config``, or its ``defaults`` with ``options`` applied.
+
+    Every planner built on :class:`SearchConfig` (the generic ones of
+    :class:`~stratagem.baselines.search.common.SearchAgent`, the CotG and Prismata searches)
+    goes through this, so they all refuse the same things the same way.
+
+    Args:
+        owner: The class name, for ``TypeError`` messages as a Python signature words them.
+        planner: The planner's name, first word of ``ValueError`` messages.
+        takes: The fields the planner takes as keywords.
+        defaults: The planner's defaults; the fields outside ``takes`` stay as they are there.
+        config: A whole configuration, instead of keywords.
+        options: The keywords given.
+        unbounded_ok: Whether the search ends by itself without a budget, time limit or
+            iteration cap (else one of those in ``takes`` must be set).
+
+    Raises:
+        TypeError: For a keyword the planner does not take (as a Python signature would), or
+            for keywords given together with a ``config``.
+        ValueError: For a bad value (naming it), a ``config`` that sets an option the planner
+            does not take, or nothing bounding the search.
+    """
+    unknown = sorted(set(options) - takes)
+    if unknown:
+        raise TypeError(f"{owner}() got an unexpected keyword argument {unknown[0]!r}")
+    if config is None:
+        config = dataclasses.replace(defaults, planner=planner, **options)
+    elif options:
+        raise TypeError(
+            f"{owner}(): give a SearchConfig or keywords, not both ({', '.join(sorted(options))})"
+        )
+    # Options the planner does not take are its own settings (SCSA always rolls out).
+    fixed = {
+        f.name: getattr(defaults, f.name)
+        for f in dataclasses.fields(SearchConfig)
+        if f.compare and f.name not in takes
+    }
+    for key, value in fixed.items():
+        if getattr(config, key) not in (value, getattr(_BASE, key)):
+            raise ValueError(f"{planner} does not take the option {key}")
+    config = dataclasses.replace(config, planner=planner, **fixed)
+    if not unbounded_ok and not config.bounded():
+        limits = [k for k in ("budget", "time_limit", "iterations") if k in takes]
+        raise ValueError(f"{planner}: give {', '.join(limits[:-1])} or {limits[-1]}")
+    return config
