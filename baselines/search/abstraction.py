@@ -85,7 +85,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from stratagem.baselines.agent import (
@@ -102,7 +102,13 @@ from stratagem.baselines.search.config import (
     check_number,
     kind_names,
 )
-from stratagem.baselines.search.mcts import Node, backup
+from stratagem.baselines.search.mcts import (
+    LeafEvaluator,
+    MCTSAgent,
+    Node,
+    RolloutEvaluator,
+    TreeHooks,
+)
 from stratagem.baselines.search.mcts_u import MCTSUnitAgent
 from stratagem.envs.core import Game, State, UnitTypeNames, UnitViews, optional_hook
 
@@ -230,6 +236,11 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
         self._abs_info: dict[Node, _Info] = {}
         self._abs_layers: dict[int, list[Node]] = {}
         self._abs_groups: dict[int, list[_Group]] = {}
+        # Per-search state of the abstraction, set by _tree_hooks.
+        self._abs_active = False
+        self._abs_batches = 0
+        self._abs_compression: list[tuple[int, float, float]] = []
+        self._abs_dropped_at: int | None = None
 
     def __repr__(self) -> str:
         return (
@@ -246,133 +257,138 @@ class AbstractionMCTSAgent(MCTSUnitAgent):
         if callable(reset):
             reset()
 
-    # ------------------------------------------------------------------ search
+    # ------------------------------------------------------------------ search hooks
     def _search(
         self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
     ) -> int:
-        self._me = me = state.current_player
-        root = self._make_root(state, actions, prng)
+        """MCTS's one closed-loop search; unlike MCTS_u the reference reports no unit rank."""
+        return MCTSAgent._search(self, state, actions, prng, stats)
+
+    def _tree_hooks(self, root: Node, state: State, prng: random.Random) -> TreeHooks:
+        """The reference's UnitMCTS on the shared loop, with the abstraction's bookkeeping.
+
+        The tree has no depth limit; selection is the reference's UCT on group statistics
+        (:meth:`_selector`); every expansion is recorded (:meth:`_record`), every backup also
+        feeds the groups, and every ``batch_size`` iterations the abstraction is extended
+        (:meth:`_batch_done`), all only while the abstraction is active.
+        """
         active = self.abstraction != "none"
         ready = optional_hook(self.evaluator, EvaluatorAbstractionGate.abstraction_ready)
-        if active and ready is not None and not ready(me):
+        if active and ready is not None and not ready(self._me):
             active = False  # Two Kingdoms before battle mode: no abstraction at all
+        self._abs_active = active
         self._abs_info = {}
         self._abs_layers = {}
         self._abs_groups = {}
-        if active:
-            self._register(root, state)
-        horizon = self.rollout_length
+        self._abs_batches = 0
+        self._abs_compression = []
+        self._abs_dropped_at = None
+        if not active:  # it never turns on later: only the reference's UCT and statistics
+            return TreeHooks(select=self._selector(prng), finish=self._finish, depth_limited=False)
+        self._register(root, state)
+        return TreeHooks(
+            select=self._selector(prng),
+            expanded=self._expanded,
+            backed_up=self._backed_up,
+            iteration_done=self._batch_done,
+            finish=self._finish,
+            depth_limited=False,
+        )
+
+    def _leaf_evaluator(self) -> LeafEvaluator:
+        """Always a rollout (the reference's), then the heuristic."""
+        return RolloutEvaluator(self, self._own_rollout)
+
+    def _selector(self, prng: random.Random) -> Callable[[Node], Node]:
+        """The reference's UCT over group statistics where a node is grouped.
+
+        ``v/(n+ε) + c·√(ln(N+1)/(n+ε))`` with the reference's multiplicative tie-breaking
+        noise: one draw of ``prng`` per child, in child order.
+        """
         c = self.c
         log, sqrt = math.log, math.sqrt
         rand = prng.random
-        players = range(self.num_players)
         info = self._abs_info
-        iterations = 0
-        batches = 0
-        nodes = 1
-        deepest = 0
-        free = 0
-        free_cap = self.budget if self.budget is not None else 1 << 62
-        compression: list[tuple[int, float, float]] = []
-        dropped_at = None
-        max_iter = self.iterations if self.iterations is not None else 1 << 62
-        while self._calls < self._limit and iterations < max_iter and not self._out_of_time():
-            before = self._calls
-            node = root
-            path = [root]
-            while not node.terminal:
-                if node.untried:
-                    action = node.untried.pop()
-                    child_state = node.state.clone()
-                    self._step(child_state, action)
-                    child = self._new_child(node, child_state, prng)
-                    node.children.append(child)
-                    node.actions.append(action)
-                    nodes += 1
-                    if active:
-                        self._record(node, action, child, me)
-                    path.append(child)
-                    node = child
-                    break
-                children = node.children
-                if not children:
-                    break
-                group = info[node].group if active else None
-                parent_n = group.n if group is not None else node.n
-                explore = c * sqrt(log(parent_n + 1))
-                p = node.player
-                best, best_u = children[0], -math.inf
-                for ch in children:
-                    g = info[ch].group if active else None
-                    if g is not None:
-                        n, w = g.n, g.w[p]
-                    else:
-                        n, w = ch.n, ch.w[p]
-                    u = w / (n + EPSILON) + explore / sqrt(n + EPSILON)
-                    u = (u + EPSILON) * (1.0 + EPSILON * (rand() - 0.5))
-                    if u > best_u:
-                        best, best_u = ch, u
-                node = best
-                path.append(node)
-            if node.depth > deepest:
-                deepest = node.depth
-            if not node.terminal and node.depth < horizon and self._calls < self._limit:
-                sim = node.state.clone()
-                self._own_rollout(sim, node.depth, horizon, prng)
-                values = self._values(sim)
-            else:
-                values = self._values(node.state)
-            backup(path, values, players)
-            if active:
-                for n in path:
-                    g = info[n].group
-                    if g is not None:
-                        g.n += 1
-                        gw = g.w
-                        for i in players:
-                            gw[i] += values[i]
-            iterations += 1
-            if self._calls == before:
-                free += 1
-                if free >= free_cap:
-                    break
-            if active and iterations % self.batch_size == 0:
-                self._construct(deepest, prng)
-                batches += 1
-                compression.append((iterations, *self._compression()))
-                if self.early_stop and batches >= self.early_stop:
-                    self._split()
-                    active = False
-                    dropped_at = iterations
-        stats.iterations = iterations
-        grouped = sum(len(g.members) for layer in self._abs_groups.values() for g in layer)
-        stats.extra.update(
-            nodes=nodes,
-            depth=deepest,
-            abstraction=self.abstraction,
-            batches=batches,
-            groups=sum(len(layer) for layer in self._abs_groups.values()),
-            grouped_nodes=grouped,
-            group_sizes=sorted(
-                (len(g.members) for layer in self._abs_groups.values() for g in layer),
-                reverse=True,
+        neg_inf = -math.inf
+
+        def select(node: Node) -> Node:
+            active = self._abs_active
+            children = node.children
+            group = info[node].group if active else None
+            parent_n = group.n if group is not None else node.n
+            explore = c * sqrt(log(parent_n + 1))
+            p = node.player
+            best, best_u = children[0], neg_inf
+            for ch in children:
+                g = info[ch].group if active else None
+                if g is not None:
+                    n, w = g.n, g.w[p]
+                else:
+                    n, w = ch.n, ch.w[p]
+                u = w / (n + EPSILON) + explore / sqrt(n + EPSILON)
+                u = (u + EPSILON) * (1.0 + EPSILON * (rand() - 0.5))
+                if u > best_u:
+                    best, best_u = ch, u
+            return best
+
+        return select
+
+    def _expanded(self, node: Node, action: int, child: Node) -> None:
+        """Record the new expansion while the abstraction is active."""
+        if self._abs_active:
+            self._record(node, action, child, self._me)
+
+    def _backed_up(self, path: list[Node], values: list[float]) -> None:
+        """Add the values to the groups of the path's grouped nodes too."""
+        if not self._abs_active:
+            return
+        info = self._abs_info
+        players = range(self.num_players)
+        for n in path:
+            g = info[n].group
+            if g is not None:
+                g.n += 1
+                gw = g.w
+                for i in players:
+                    gw[i] += values[i]
+
+    def _batch_done(self, iterations: int, deepest: int, prng: random.Random) -> None:
+        """After every batch: extend the abstraction, and split it for good at early stop."""
+        if not self._abs_active or iterations % self.batch_size:
+            return
+        self._construct(deepest, prng)
+        self._abs_batches += 1
+        self._abs_compression.append((iterations, *self._compression()))
+        if self.early_stop and self._abs_batches >= self.early_stop:
+            self._split()
+            self._abs_active = False
+            self._abs_dropped_at = iterations
+
+    def _finish(self) -> dict[str, Any]:
+        """The abstraction's figures for ``SearchStats.extra``; the tree's records are dropped."""
+        layers = self._abs_groups.values()
+        extra = {
+            "abstraction": self.abstraction,
+            "batches": self._abs_batches,
+            "groups": sum(len(layer) for layer in layers),
+            "grouped_nodes": sum(len(g.members) for layer in layers for g in layer),
+            "group_sizes": sorted(
+                (len(g.members) for layer in layers for g in layer), reverse=True
             ),
-            compression=compression,
-            abstraction_dropped_at=dropped_at,
-        )
-        stats.extra["root"] = {
-            a: (ch.n, [ch.mean(i) for i in players])
-            for a, ch in zip(root.actions, root.children, strict=True)
+            "compression": self._abs_compression,
+            "abstraction_dropped_at": self._abs_dropped_at,
         }
         self._abs_info, self._abs_layers, self._abs_groups = {}, {}, {}
-        return self._recommend(root, me, actions, prng)
+        return extra
 
-    def _own_rollout(self, sim: State, depth: int, horizon: int, prng: random.Random) -> None:
-        """The reference's rollout: random own actions (EndTurn included) until ``horizon``.
+    def _own_rollout(self, sim: State, steps: int, prng: random.Random, depth: int) -> None:
+        """The reference's rollout: random own actions (EndTurn included) until the horizon.
 
-        After an own action that ends the turn the opponents reply at random; their actions
-        are counted calls but not rollout depth, as in the reference's applyActionToGameState.
+        Plays at most ``steps`` own actions from ``depth``. After an own action that ends the
+        turn the opponents reply at random; their actions are counted calls but not rollout
+        depth, as in the reference's applyActionToGameState.
         """
+        horizon = depth + steps
         me = self._me
         legal_fn = self._legal if self.exclude_kinds else self._legal_raw
         sample = None if self.exclude_kinds else self._sample

@@ -25,6 +25,15 @@ iteration (every replayed ``apply`` is a counted call), so each visit draws chan
 actions of a node are those legal in the current sample. It is the default whenever chance is
 involved.
 
+One loop for the closed-loop family: MCTS, MCTS_u (:mod:`.mcts_u`) and the SCSA paper's state
+abstraction planners (:mod:`.abstraction`) all run :meth:`MCTSAgent._search`. As OpenSpiel's
+MCTS takes an ``Evaluator``, the loop takes its evaluation step as a :class:`LeafEvaluator`
+(default :class:`RolloutEvaluator`: optional random rollout, then the ``evaluator`` heuristic),
+and a variant's other departures as :class:`TreeHooks` (selection, after-expansion and
+after-backup bookkeeping, a per-iteration schedule, extra statistics). The open-loop search
+stays a loop of its own: it keeps no states, replays the path from the root on a fresh sample
+each iteration and reads the actions off that sample, so nearly every step differs.
+
 Opponents (``opponent``):
 
 * ``"tree"``: opponents' decisions are tree nodes too, each player maximising its own value
@@ -38,14 +47,27 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from stratagem.baselines.search.common import SearchAgent, SearchStats, shuffle
 from stratagem.baselines.search.config import OPPONENT_MODELS, SearchConfig
 from stratagem.envs.core import Game, State
 
-__all__ = ["OPPONENT_MODELS", "MCTSAgent", "Node", "backup"]
+__all__ = [
+    "OPPONENT_MODELS",
+    "LeafEvaluator",
+    "MCTSAgent",
+    "Node",
+    "RolloutEvaluator",
+    "TreeHooks",
+    "backup",
+]
+
+#: ``rollout(state, steps, prng, depth)``: play at most ``steps`` actions in place from a state
+#: ``depth`` actions below the root, spending the planner's budget.
+RolloutFn = Callable[[State, int, random.Random, int], Any]
 
 
 class Node:
@@ -122,9 +144,9 @@ class _OpenNode:
 def backup(path: Sequence[Node | _OpenNode], values: Sequence[float], players: range) -> None:
     """Add one evaluation to every node of ``path``: visits, per-player sums and means, 1/√n.
 
-    The one backup of the tree searches (closed loop, open loop and the SCSA planners, which
-    add the group statistics after it). Closed-loop MCTS keeps an unrolled copy of this loop
-    for two players, its hot path, which must give the same floats.
+    The one backup of the tree searches (open loop, and the closed loop with more than two
+    players). The closed loop keeps an unrolled copy of it for two players, its hot path, which
+    must give the same floats.
     """
     sqrt = math.sqrt
     for n in path:
@@ -136,6 +158,105 @@ def backup(path: Sequence[Node | _OpenNode], values: Sequence[float], players: r
             w[i] += values[i]
             q[i] = w[i] * inv
         n.isq = sqrt(inv)
+
+
+class LeafEvaluator(Protocol):
+    """The evaluation step of the closed-loop tree search, as OpenSpiel's MCTS ``Evaluator``.
+
+    OpenSpiel's MCTS takes an evaluator whose ``evaluate(state)`` scores a leaf for every
+    player, so that one search loop serves random rollouts, heuristics and networks alike. Here
+    the leaf is handed over as its :class:`Node`, because the papers' rollouts are depth-limited
+    *from the root* (``node.depth``) and the node already knows whether it is terminal. There
+    is no ``prior``: these planners expand untried actions in uniformly random order (their
+    papers' UCT), which is a uniform prior that needs no call.
+    """
+
+    def evaluate(self, node: Node, prng: random.Random) -> list[float]:
+        """Values of the leaf ``node`` per player; may spend forward-model calls.
+
+        Args:
+            node: The leaf (its state must not be advanced).
+            prng: The search's random source, drawn in the search's order.
+
+        Returns:
+            One value per player.
+        """
+        ...
+
+
+class RolloutEvaluator:
+    """The default evaluation: an optional random rollout to the depth limit, then the heuristic.
+
+    The state heuristic is the planner's ``evaluator`` option (a
+    :class:`~stratagem.baselines.agent.Evaluator`); this class only decides *which* state it
+    scores: the leaf itself, or the end of a rollout played from a copy of it while the leaf is
+    not terminal, is above the depth limit ``rollout_length`` and budget is left.
+
+    Args:
+        agent: The searching planner: its budget, depth limit and heuristic.
+        rollout: How to play the rollout (:data:`RolloutFn`); ``None`` scores the leaf itself
+            (the Tribes paper's MCTS).
+    """
+
+    __slots__ = ("_agent", "_horizon", "_rollout", "heuristic", "plain")
+
+    def __init__(self, agent: SearchAgent, rollout: RolloutFn | None) -> None:
+        self._agent = agent
+        self._horizon = agent.rollout_length
+        self._rollout = rollout
+        values = agent._values
+        if agent._evaluate_list is not None and type(agent)._values is SearchAgent._values:
+            values = agent._evaluate_list  # what _values would call, one call less
+        #: The state heuristic, per player.
+        self.heuristic: Callable[[State], list[float]] = values
+        #: True when every evaluation is ``heuristic(node.state)`` (no rollouts).
+        self.plain = rollout is None
+
+    def evaluate(self, node: Node, prng: random.Random) -> list[float]:
+        """Heuristic values of a rollout's end, or of the leaf when no rollout is played."""
+        rollout = self._rollout
+        depth = node.depth
+        if rollout is not None and not node.terminal and depth < self._horizon:
+            agent = self._agent
+            if agent._calls < agent._limit:
+                sim = node.state.clone()
+                rollout(sim, self._horizon - depth, prng, depth)
+                return self.heuristic(sim)
+        return self.heuristic(node.state)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeHooks:
+    """How one search of a closed-loop UCT variant departs from plain UCT (all optional).
+
+    :meth:`MCTSAgent._search` runs the one select/expand/evaluate/backup loop of the MCTS
+    family; a variant (the SCSA paper's state abstractions) changes it only at these points,
+    so the budget, free-iteration and statistics logic exist once. ``None`` keeps the plain
+    step, which the loop inlines: plain MCTS pays nothing for the hooks it does not use.
+
+    Attributes:
+        select: ``select(node) -> child`` replaces UCB1 at a fully expanded node with children.
+        expanded: ``expanded(parent, action, child)`` after a child was added to the tree.
+        backed_up: ``backed_up(path, values)`` after the values were added along ``path``.
+        iteration_done: ``iteration_done(iterations, deepest, prng)`` at the end of every
+            iteration that did not end the search (batch schedules).
+        finish: Called once after the last iteration; returns figures for
+            ``SearchStats.extra`` (put before the root statistics) and may drop per-search data.
+        depth_limited: False lets the tree grow below ``rollout_length`` (the reference's
+            UnitMCTS); rollouts stop there either way.
+    """
+
+    select: Callable[[Node], Node] | None = None
+    expanded: Callable[[Node, int, Node], None] | None = None
+    backed_up: Callable[[list[Node], list[float]], None] | None = None
+    iteration_done: Callable[[int, int, random.Random], None] | None = None
+    finish: Callable[[], dict[str, Any]] | None = None
+    depth_limited: bool = True
+
+
+_PLAIN = TreeHooks()
+#: Depth "limit" of a tree without one.
+_NO_LIMIT = 1 << 62
 
 
 class MCTSAgent(SearchAgent):
@@ -218,15 +339,39 @@ class MCTSAgent(SearchAgent):
         shuffle(root.untried, prng)
         return root
 
+    def _tree_hooks(self, root: Node, state: State, prng: random.Random) -> TreeHooks:
+        """This search's departures from plain UCT, set up once ``root`` exists (none here)."""
+        return _PLAIN
+
+    def _leaf_evaluator(self) -> LeafEvaluator:
+        """The evaluation step of this search: rollouts (if on), then the heuristic."""
+        return RolloutEvaluator(self, self._rollout if self.rollouts else None)
+
     # ------------------------------------------------------------------ search
     def _search(
         self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
     ) -> int:
+        """The one closed-loop select/expand/evaluate/backup loop of the MCTS family.
+
+        MCTS, MCTS_u and the SCSA paper's abstraction planners all run this loop; they differ
+        in their tree-policy hooks (:meth:`_new_child`, :meth:`_untried`, :meth:`_make_root`),
+        their per-search :class:`TreeHooks` and their :class:`LeafEvaluator`.
+        """
         if self.open_loop:
             return self._search_open(state, actions, prng, stats)
         self._me = me = state.current_player
         root = self._make_root(state, actions, prng)
-        horizon = self.rollout_length
+        hooks = self._tree_hooks(root, state, prng)
+        leaf = self._leaf_evaluator()
+        evaluate = leaf.evaluate
+        # Without rollouts the default evaluation is the heuristic of the leaf's own state; the
+        # loop calls it directly, as the evaluator's call would cost plain MCTS ~3% of its speed.
+        heuristic = leaf.heuristic if type(leaf) is RolloutEvaluator and leaf.plain else None
+        horizon = self.rollout_length if hooks.depth_limited else _NO_LIMIT
+        select = hooks.select
+        expanded = hooks.expanded
+        backed_up = hooks.backed_up
+        iteration_done = hooks.iteration_done
         c = self.c
         normalize = self.normalize
         log, sqrt = math.log, math.sqrt
@@ -250,11 +395,7 @@ class MCTSAgent(SearchAgent):
         timed = self.time_limit is not None
         out_of_time = self._out_of_time
         apply = self._apply
-        values_of = self._values
-        if self._evaluate_list is not None and type(self)._values is SearchAgent._values:
-            values_of = self._evaluate_list  # what _values would call, one call less
         untried_of = self._untried
-        rollout = self._rollout if self.rollouts else None
         plain_child = (
             self.opponent == "tree" and type(self)._new_child is MCTSAgent._new_child
         )  # the child is just a Node: built here, without the hook's call
@@ -279,13 +420,19 @@ class MCTSAgent(SearchAgent):
                         child = new_child(node, child_state, prng)
                     node.children.append(child)
                     node.actions.append(action)
+                    nodes += 1
+                    if expanded is not None:
+                        expanded(node, action, child)
                     path.append(child)
                     node = child
-                    nodes += 1
                     break
                 children = node.children
                 if not children:
                     break
+                if select is not None:
+                    node = select(node)
+                    path.append(node)
+                    continue
                 # UCB1: q + c * sqrt(ln N / n). Normalising q to (q - lo) / span does not change
                 # the argmax of q + (c * span) * sqrt(ln N) / sqrt(n), which needs no division.
                 p = node.player
@@ -309,18 +456,8 @@ class MCTSAgent(SearchAgent):
                 path.append(node)
             if node.depth > deepest:
                 deepest = node.depth
-            # simulation
-            if (
-                rollout is not None
-                and not node.terminal
-                and node.depth < horizon
-                and self._calls < limit
-            ):
-                sim = node.state.clone()
-                rollout(sim, horizon - node.depth, prng, node.depth)
-                values = values_of(sim)
-            else:
-                values = values_of(node.state)
+            # evaluation (rollout and heuristic)
+            values = heuristic(node.state) if heuristic is not None else evaluate(node, prng)
             # backup
             if normalize:
                 vmin, vmax = min(values), max(values)
@@ -351,13 +488,19 @@ class MCTSAgent(SearchAgent):
                 for n in path:
                     n.qp = n.q[chooser]
                     chooser = n.player
+            if backed_up is not None:
+                backed_up(path, values)
             iterations += 1
             if self._calls == before:
                 free += 1
                 if free >= free_cap:
                     break
+            if iteration_done is not None:
+                iteration_done(iterations, deepest, prng)
         stats.iterations = iterations
         stats.extra.update(nodes=nodes, depth=deepest)
+        if hooks.finish is not None:
+            stats.extra.update(hooks.finish())
         pairs = zip(root.actions, root.children, strict=True)
         stats.extra["root"] = {a: (ch.n, [ch.mean(i) for i in players]) for a, ch in pairs}
         return self._recommend(root, me, actions, prng)
