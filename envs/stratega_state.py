@@ -1,23 +1,41 @@
-"""Board queries shared by the states of the Stratega grid games.
+"""What the Stratega grid games share: board queries, saved-state checks and game basics.
 
 Kill The King, Push Them All and Two Kingdoms keep a position the same way: the per-board facts
 in ``_s`` (a :class:`BoardFacts`), the occupied cells in ``_occ`` (cell ``y * width + x`` ->
 unit id) and the outcome in ``winner``. :class:`StrategaState` answers the queries that only
 need those; each game adds its own units, rules and queries.
+
+They also read and check a saved position the same way (``Game.state_from_dict``): the board
+index, the lists of integers, the round counter, the player to move and the recorded winner are
+checked here once (:func:`board_index_of`, :func:`int_list_of`, :func:`clock_of`,
+:meth:`StrategaState._check_winner`), as is the rule that a side left without its units (or
+King) loses (:func:`outcome_of`, run only when a side may have lost). :class:`StrategaGame`
+holds the game-level parts that do not depend on the units: EndTurn's index and the board a
+seed picks. ``clone``, ``apply`` and the legal-action lists stay in each game, written out for
+speed.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
-from typing import Generic, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from stratagem.envs.core import TwoPlayerState
+from stratagem.envs.core import Game, InvalidStateError, SpatialActionLayout, TwoPlayerState
 from stratagem.envs.stratega_maps import Board
 
-__all__ = ["BoardFacts", "StrategaState"]
+__all__ = [
+    "BoardFacts",
+    "StrategaGame",
+    "StrategaState",
+    "board_index_of",
+    "check_max_rounds",
+    "clock_of",
+    "int_list_of",
+    "outcome_of",
+]
 
 #: The game's read-only unit snapshot (its ``UnitView``).
 U = TypeVar("U")
@@ -66,6 +84,104 @@ class BoardFacts:
         self.terrain_planes = planes
 
 
+def check_max_rounds(game: str, max_rounds: object) -> int:
+    """``max_rounds`` of a game's options, checked to be an integer of at least 1.
+
+    Raises:
+        ValueError: For a boolean, a non-integer or a number below 1.
+    """
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise ValueError(f"{game}: max_rounds must be an integer >= 1, got {max_rounds!r}")
+    return max_rounds
+
+
+class StrategaGame(Game):
+    """What the Stratega games do alike apart from their units: EndTurn and the seeded board.
+
+    Each game sets ``boards`` (its equal-sized boards) and ``layout`` (its action layout, whose
+    last index is EndTurn) in its constructor.
+    """
+
+    boards: tuple[Board, ...]
+    layout: SpatialActionLayout
+
+    @property
+    def end_turn_action(self) -> int:
+        """Index of EndTurn."""
+        return self.layout.size - 1
+
+    def _board_index(self, seed: int | None) -> int:
+        """The board a game from ``seed`` is played on: with several, the seed picks uniformly."""
+        index = 0
+        if len(self.boards) > 1:
+            index = int(np.random.default_rng(seed).integers(len(self.boards)))
+        return index
+
+
+def board_index_of(game: str, data: Mapping[str, Any], boards: int) -> int:
+    """The saved ``board_index``, checked to name one of the game's ``boards`` boards.
+
+    Raises:
+        InvalidStateError: If it is not an integer in ``0..boards - 1``.
+    """
+    index = data["board_index"]
+    if type(index) is not int or not 0 <= index < boards:
+        raise InvalidStateError(f"{game}: board_index {index!r} out of range")
+    return index
+
+
+def int_list_of(game: str, data: Mapping[str, Any], key: str, size: int | None) -> list[int]:
+    """A copy of the saved list ``data[key]``, checked to hold ``size`` integers (any if None).
+
+    Booleans are refused although Python counts them as integers: JSON ``true`` is no count.
+
+    Raises:
+        InvalidStateError: If it is not a list of that many integers.
+    """
+    values = data[key]
+    if (
+        not isinstance(values, list)
+        or (size is not None and len(values) != size)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+    ):
+        what = f"{size} integers" if size is not None else "integers"
+        raise InvalidStateError(f"{game}: '{key}' must be a list of {what}")
+    return list(values)
+
+
+def clock_of(game: str, data: Mapping[str, Any], round_limit: int) -> tuple[int, int, int | None]:
+    """The saved ``tick``, ``current_player`` and ``winner``, each checked.
+
+    Args:
+        game: The game's name, for the messages.
+        data: The saved position.
+        round_limit: The game's ``round_limit``: the tick lies in ``1..round_limit``.
+
+    Raises:
+        InvalidStateError: For a tick out of range, a player other than 0 or 1, or a winner
+            other than null, -1, 0 or 1 (booleans refused).
+    """
+    tick, player, winner = data["tick"], data["current_player"], data["winner"]
+    if type(tick) is not int or not 1 <= tick <= round_limit:
+        raise InvalidStateError(f"{game}: tick {tick!r} outside 1..{round_limit}")
+    if player not in (0, 1) or isinstance(player, bool):
+        raise InvalidStateError(f"{game}: current_player {player!r} is not 0 or 1")
+    if winner not in (None, -1, 0, 1) or isinstance(winner, bool):
+        raise InvalidStateError(f"{game}: winner {winner!r} is not null, -1, 0 or 1")
+    return tick, player, winner
+
+
+def outcome_of(alive: Sequence[object]) -> int | None:
+    """Winner when each side is alive or not: ``None`` both, the survivor, else -1 (a draw)."""
+    if alive[0] and alive[1]:
+        return None
+    if alive[0]:
+        return 0
+    if alive[1]:
+        return 1
+    return -1
+
+
 class StrategaState(TwoPlayerState, Generic[U]):
     """A two-player Stratega position on a board of square tiles; ``U`` is its unit snapshot."""
 
@@ -75,6 +191,23 @@ class StrategaState(TwoPlayerState, Generic[U]):
     def round_number(self) -> int:
         """Stratega's tick: the round counter, 1 at the start, shown by the observation."""
         return self.tick  # type: ignore[attr-defined]
+
+    @abstractmethod
+    def _outcome(self) -> int | None:
+        """Winner implied by the position (``None`` while playing, -1 for a draw)."""
+
+    def _check_winner(self, winner: int | None) -> None:
+        """Refuse a loaded position whose recorded ``winner`` is not the one it implies.
+
+        Raises:
+            InvalidStateError: If :meth:`_outcome` disagrees with ``winner``.
+        """
+        expected = self._outcome()
+        if expected != winner:
+            raise InvalidStateError(
+                f"{self.game.spec.name}: winner {winner!r} does not match the position "
+                f"(expected {expected!r})"
+            )
 
     @abstractmethod
     def unit(self, uid: int) -> U:

@@ -29,12 +29,21 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, RandomSource
+from stratagem.envs.core import GameSpec, InvalidStateError, RandomSource
 from stratagem.envs.kill_the_king import actions as A
 from stratagem.envs.kill_the_king.maps import SOURCES as MAP_SOURCES
 from stratagem.envs.kill_the_king.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
 from stratagem.envs.stratega_maps import refuse_untrusted_file
-from stratagem.envs.stratega_state import BoardFacts, StrategaState
+from stratagem.envs.stratega_state import (
+    BoardFacts,
+    StrategaGame,
+    StrategaState,
+    board_index_of,
+    check_max_rounds,
+    clock_of,
+    int_list_of,
+    outcome_of,
+)
 
 __all__ = [
     "KING",
@@ -259,7 +268,7 @@ def _static_for(board: Board) -> _Static:
     return _Static(board)
 
 
-class KillTheKingGame(Game):
+class KillTheKingGame(StrategaGame):
     """Kill The King on one board, or on a set of equal-sized boards chosen by seed.
 
     Args:
@@ -275,10 +284,7 @@ class KillTheKingGame(Game):
     """
 
     def __init__(self, *, map: str = "default", max_rounds: int = 99) -> None:
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-            raise ValueError(
-                f"kill_the_king: max_rounds must be an integer >= 1, got {max_rounds!r}"
-            )
+        check_max_rounds(GAME_NAME, max_rounds)
         refuse_untrusted_file(map, game="kill_the_king", sources=MAP_SOURCES)
         self.boards = load_maps(map)
         if len({(b.width, b.height) for b in self.boards}) != 1:
@@ -307,16 +313,9 @@ class KillTheKingGame(Game):
             config={"map": map, "max_rounds": max_rounds},
         )
 
-    @property
-    def end_turn_action(self) -> int:
-        """Index of EndTurn."""
-        return self.layout.size - 1
-
     def new_initial_state(self, seed: int | None = None) -> KillTheKingState:
         """Initial position; with several boards the seed picks one (uniformly)."""
-        index = 0
-        if len(self.boards) > 1:
-            index = int(np.random.default_rng(seed).integers(len(self.boards)))
+        index = self._board_index(seed)
         static = self._statics[index]
         units = static.board.units
         state = KillTheKingState.__new__(KillTheKingState)
@@ -342,29 +341,12 @@ class KillTheKingGame(Game):
         return A.string_to_action(self.layout, text)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> KillTheKingState:
-        index = data["board_index"]
-        if type(index) is not int or not 0 <= index < len(self.boards):
-            raise InvalidStateError(f"kill_the_king: board_index {index!r} out of range")
+        index = board_index_of(GAME_NAME, data, len(self.boards))
         state = self.new_initial_state()
         static = self._statics[index]
         n = len(static.utype)
-        fields = {}
-        for key in ("pos", "hp", "mp", "last"):
-            values = data[key]
-            if (
-                not isinstance(values, list)
-                or len(values) != n
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-            ):
-                raise InvalidStateError(f"kill_the_king: '{key}' must be a list of {n} integers")
-            fields[key] = list(values)
-        tick, player, winner = data["tick"], data["current_player"], data["winner"]
-        if type(tick) is not int or not 1 <= tick <= self.round_limit:
-            raise InvalidStateError(f"kill_the_king: tick {tick!r} outside 1..{self.round_limit}")
-        if player not in (0, 1):
-            raise InvalidStateError(f"kill_the_king: current_player {player!r} is not 0 or 1")
-        if winner not in (None, -1, 0, 1):
-            raise InvalidStateError(f"kill_the_king: winner {winner!r} is not null, -1, 0 or 1")
+        fields = {key: int_list_of(GAME_NAME, data, key, n) for key in ("pos", "hp", "mp", "last")}
+        tick, player, winner = clock_of(GAME_NAME, data, self.round_limit)
         occ: dict[int, int] = {}
         for u, p in enumerate(fields["pos"]):
             t = static.utype[u]
@@ -396,12 +378,7 @@ class KillTheKingGame(Game):
         )
         state._occ = occ
         state.tick, state.current_player, state.winner = tick, player, winner
-        expected = state._outcome()
-        if expected != winner:
-            raise InvalidStateError(
-                f"kill_the_king: winner {winner!r} does not match the "
-                f"position (expected {expected!r})"
-            )
+        state._check_winner(winner)
         return state
 
 
@@ -695,14 +672,9 @@ class KillTheKingState(StrategaState[UnitView]):
         if self.tick >= self.game.round_limit:
             return -1
         s = self._s
-        alive = [
-            any(self._pos[u] >= 0 and s.utype[u] == KING for u in s.units_of[p])
-            for p in range(NUM_PLAYERS)
-        ]
-        if alive[0] and alive[1]:
-            return None
-        if alive[0]:
-            return 0
-        if alive[1]:
-            return 1
-        return -1
+        return outcome_of(
+            [
+                any(self._pos[u] >= 0 and s.utype[u] == KING for u in s.units_of[p])
+                for p in range(NUM_PLAYERS)
+            ]
+        )

@@ -33,12 +33,21 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError
+from stratagem.envs.core import GameSpec, InvalidStateError
 from stratagem.envs.push_them_all import actions as A
 from stratagem.envs.push_them_all.maps import HOLE, TILE_NAMES, TILE_SYMBOLS, Board, load_maps
 from stratagem.envs.push_them_all.maps import SOURCES as MAP_SOURCES
 from stratagem.envs.stratega_maps import refuse_untrusted_file
-from stratagem.envs.stratega_state import BoardFacts, StrategaState
+from stratagem.envs.stratega_state import (
+    BoardFacts,
+    StrategaGame,
+    StrategaState,
+    board_index_of,
+    check_max_rounds,
+    clock_of,
+    int_list_of,
+    outcome_of,
+)
 
 __all__ = [
     "GHOST",
@@ -158,7 +167,7 @@ class _Static(BoardFacts):
 _PUSH_PLANE = tuple(tuple(A.push_plane(k, s) for s in range(4)) for k in range(NUM_PUSHES))
 
 
-class PushThemAllGame(Game):
+class PushThemAllGame(StrategaGame):
     """Push Them All on one board, or on a set of equal-sized boards chosen by seed.
 
     Args:
@@ -175,10 +184,7 @@ class PushThemAllGame(Game):
     """
 
     def __init__(self, *, map: str = "default", max_rounds: int = 199) -> None:
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-            raise ValueError(
-                f"push_them_all: max_rounds must be an integer >= 1, got {max_rounds!r}"
-            )
+        check_max_rounds(GAME_NAME, max_rounds)
         refuse_untrusted_file(map, game="push_them_all", sources=MAP_SOURCES)
         self.boards = load_maps(map)
         #: The round counter's draw value (the counter starts at 1): ``max_rounds + 1``.
@@ -209,17 +215,9 @@ class PushThemAllGame(Game):
             config={"map": map, "max_rounds": max_rounds},
         )
 
-    @property
-    def end_turn_action(self) -> int:
-        """Index of EndTurn."""
-        return self.layout.size - 1
-
     def new_initial_state(self, seed: int | None = None) -> PushThemAllState:
         """Initial position; with several boards the seed picks one (uniformly)."""
-        index = 0
-        if len(self.boards) > 1:
-            index = int(np.random.default_rng(seed).integers(len(self.boards)))
-        return self._fresh(index)
+        return self._fresh(self._board_index(seed))
 
     def _fresh(self, index: int) -> PushThemAllState:
         static = self._statics[index]
@@ -247,29 +245,14 @@ class PushThemAllGame(Game):
         return A.string_to_action(self.layout, text)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> PushThemAllState:
-        index = data["board_index"]
-        if type(index) is not int or not 0 <= index < len(self.boards):
-            raise InvalidStateError(f"push_them_all: board_index {index!r} out of range")
-        state = self._fresh(index)
+        state = self._fresh(board_index_of(GAME_NAME, data, len(self.boards)))
         static = state._s
         n = len(static.utype)
-        fields = {}
-        for key, size in (("pos", n), ("mp", n), ("last", NUM_PUSHES * n)):
-            values = data[key]
-            if (
-                not isinstance(values, list)
-                or len(values) != size
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-            ):
-                raise InvalidStateError(f"push_them_all: '{key}' must be a list of {size} integers")
-            fields[key] = list(values)
-        tick, player, winner = data["tick"], data["current_player"], data["winner"]
-        if type(tick) is not int or not 1 <= tick <= self.round_limit:
-            raise InvalidStateError(f"push_them_all: tick {tick!r} outside 1..{self.round_limit}")
-        if player not in (0, 1) or isinstance(player, bool):
-            raise InvalidStateError(f"push_them_all: current_player {player!r} is not 0 or 1")
-        if winner not in (None, -1, 0, 1) or isinstance(winner, bool):
-            raise InvalidStateError(f"push_them_all: winner {winner!r} is not null, -1, 0 or 1")
+        fields = {
+            key: int_list_of(GAME_NAME, data, key, size)
+            for key, size in (("pos", n), ("mp", n), ("last", NUM_PUSHES * n))
+        }
+        tick, player, winner = clock_of(GAME_NAME, data, self.round_limit)
         occ: dict[int, int] = {}
         for u, p in enumerate(fields["pos"]):
             if not 0 <= fields["mp"][u] <= MAX_MP:
@@ -292,12 +275,7 @@ class PushThemAllGame(Game):
             sum(1 for u in static.units_of[p] if state._pos[u] >= 0) for p in range(NUM_PLAYERS)
         ]
         state.tick, state.current_player, state.winner = tick, player, winner
-        expected = state._outcome()
-        if expected != winner:
-            raise InvalidStateError(
-                f"push_them_all: winner {winner!r} does not match the position "
-                f"(expected {expected!r})"
-            )
+        state._check_winner(winner)
         return state
 
 
@@ -535,11 +513,4 @@ class PushThemAllState(StrategaState[UnitView]):
         """Winner implied by the position: a side without units loses; the limit draws."""
         if self.tick >= self.game.round_limit:
             return -1
-        alive = self._alive
-        if alive[0] and alive[1]:
-            return None
-        if alive[0]:
-            return 0
-        if alive[1]:
-            return 1
-        return -1
+        return outcome_of(self._alive)

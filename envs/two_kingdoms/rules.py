@@ -41,21 +41,62 @@ Entities keep the reference's creation order: the layout's reading order, then s
 the order they appear. A removed entity keeps its slot with position -1, so ids are stable for
 the whole game. Unreachable content of the file (Barracks, Archers, Catapults, the other
 technologies, Armor and Morale parameters) is left out.
+
+This module holds the game and the forward model; the entity types and the rules' numbers are in
+:mod:`~stratagem.envs.two_kingdoms.entities` (re-exported here) and the read-only queries of a
+position in the :class:`~stratagem.envs.two_kingdoms.queries.TwoKingdomsQueries` mixin.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError
+from stratagem.envs.core import GameSpec, InvalidStateError
 from stratagem.envs.stratega_maps import refuse_untrusted_file
-from stratagem.envs.stratega_state import BoardFacts, StrategaState
+from stratagem.envs.stratega_state import (
+    BoardFacts,
+    StrategaGame,
+    StrategaState,
+    board_index_of,
+    check_max_rounds,
+    clock_of,
+    int_list_of,
+    outcome_of,
+)
 from stratagem.envs.two_kingdoms import actions as A
+from stratagem.envs.two_kingdoms.entities import (
+    CITY,
+    CITY_PROD_PER_ROUND,
+    DAMAGE,
+    GOLD_MAX,
+    GOLD_VEIN,
+    KING,
+    MAX_HEALTH,
+    MAX_MP,
+    MINE_GOLD,
+    MINE_SELF_DAMAGE,
+    PROD_MAX,
+    PROD_START,
+    RESEARCH_COST_PROD,
+    RESEARCH_SCORE,
+    RESEARCH_TIME,
+    RESEARCHED,
+    SCORE_MAX,
+    SPAWN_SCORE,
+    UNIT_NAMES,
+    VEIN_GOLD,
+    WARRIOR,
+    WARRIOR_COST_GOLD,
+    WORKER,
+    WORKER_COST_PROD,
+    UnitView,
+)
 from stratagem.envs.two_kingdoms.maps import SOURCES as MAP_SOURCES
 from stratagem.envs.two_kingdoms.maps import TILE_NAMES, TILE_SYMBOLS, Board, load_maps
+from stratagem.envs.two_kingdoms.queries import TwoKingdomsQueries
 
 __all__ = [
     "CITY",
@@ -73,29 +114,6 @@ __all__ = [
 GAME_NAME = "two_kingdoms"
 RULES_VERSION = 0  # the v0 of stratagem/<Game>-v0 and <game>_v0: bump them together
 NUM_PLAYERS = 2
-
-CITY, KING, WARRIOR, WORKER, GOLD_VEIN = 0, 1, 2, 3, 4
-UNIT_NAMES = ("city", "king", "warrior", "worker", "gold_vein")
-#: Starting and maximum health per type (a gold vein has none).
-MAX_HEALTH = (200, 200, 100, 30, 0)
-#: Attack damage (WeaponStrength) of the types that have an Attack action.
-DAMAGE = (0, 50, 70, 0, 0)
-#: Movement points refilled every round.
-MAX_MP = 1
-VEIN_GOLD = 120
-MINE_GOLD = 40
-MINE_SELF_DAMAGE = 12
-WORKER_COST_PROD = 50
-WARRIOR_COST_GOLD = 40
-SPAWN_SCORE = 2
-GOLD_MAX, PROD_START, PROD_MAX, SCORE_MAX = 1000, 50, 100, 1000
-CITY_PROD_PER_ROUND = 1
-RESEARCH_COST_PROD = 2
-RESEARCH_TIME = 1
-RESEARCH_SCORE = 10
-#: ``_mining`` value of a player who has researched Mining (0: not started; t > 0: started in
-#: round t).
-RESEARCHED = -1
 
 #: Observation channels (H × W × C), relative to the observing player.
 OBSERVATION_PLANES: tuple[str, ...] = (
@@ -123,32 +141,6 @@ _ENEMY = _OWN + 4
 _VEIN = _ENEMY + 4
 _HEALTH, _VEIN_GOLD, _CAN_MOVE, _CAN_ACT = _VEIN + 1, _VEIN + 2, _VEIN + 3, _VEIN + 4
 _GLOBAL = _VEIN + 5
-
-
-class UnitView(NamedTuple):
-    """Read-only snapshot of one entity, for agents and heuristics.
-
-    Attributes:
-        id: Stable entity id (reading order of the layout, then spawn order).
-        type: ``CITY``, ``KING``, ``WARRIOR``, ``WORKER`` or ``GOLD_VEIN``.
-        owner: Player 0 or 1, or -1 for a (neutral) gold vein.
-        x: Column (-1 once removed).
-        y: Row (-1 once removed).
-        health: Current health (0 for a gold vein).
-        gold: Gold left in a gold vein (0 for every other type).
-        movement_points: Movement points left this round.
-        can_act: True when its Attack or Mine is off cooldown (False for types without one).
-    """
-
-    id: int
-    type: int
-    owner: int
-    x: int
-    y: int
-    health: int
-    gold: int
-    movement_points: int
-    can_act: bool
 
 
 class _Static(BoardFacts):
@@ -194,7 +186,7 @@ class _Static(BoardFacts):
         self.spawn_targets = tuple(spawns)
 
 
-class TwoKingdomsGame(Game):
+class TwoKingdomsGame(StrategaGame):
     """Two Kingdoms on one board, or on a set of equal-sized boards chosen by seed.
 
     Args:
@@ -215,10 +207,7 @@ class TwoKingdomsGame(Game):
     def __init__(
         self, *, map: str = "default", max_rounds: int = 99, research: bool = False
     ) -> None:
-        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-            raise ValueError(
-                f"two_kingdoms: max_rounds must be an integer >= 1, got {max_rounds!r}"
-            )
+        check_max_rounds(GAME_NAME, max_rounds)
         if not isinstance(research, bool):
             raise ValueError(f"two_kingdoms: research must be true or false, got {research!r}")
         refuse_untrusted_file(map, game="two_kingdoms", sources=MAP_SOURCES)
@@ -262,17 +251,9 @@ class TwoKingdomsGame(Game):
             total += rounds * (2 * units + 3) + warriors + workers
         return total
 
-    @property
-    def end_turn_action(self) -> int:
-        """Index of EndTurn."""
-        return self.layout.size - 1
-
     def new_initial_state(self, seed: int | None = None) -> TwoKingdomsState:
         """Initial position; with several boards the seed picks one (uniformly)."""
-        index = 0
-        if len(self.boards) > 1:
-            index = int(np.random.default_rng(seed).integers(len(self.boards)))
-        return self._fresh(index)
+        return self._fresh(self._board_index(seed))
 
     def _fresh(self, index: int) -> TwoKingdomsState:
         static = self._statics[index]
@@ -307,23 +288,12 @@ class TwoKingdomsGame(Game):
         return A.string_to_action(self.layout, text)
 
     def _state_from_dict(self, data: Mapping[str, Any]) -> TwoKingdomsState:
-        index = data["board_index"]
-        if type(index) is not int or not 0 <= index < len(self.boards):
-            raise InvalidStateError(f"two_kingdoms: board_index {index!r} out of range")
-        state = self._fresh(index)
+        state = self._fresh(board_index_of(GAME_NAME, data, len(self.boards)))
         static = state._s
         initial = static.board.units
 
         def int_list(key: str, size: int | None) -> list[int]:
-            values = data[key]
-            if (
-                not isinstance(values, list)
-                or (size is not None and len(values) != size)
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-            ):
-                what = f"{size} integers" if size is not None else "integers"
-                raise InvalidStateError(f"two_kingdoms: '{key}' must be a list of {what}")
-            return list(values)
+            return int_list_of(GAME_NAME, data, key, size)
 
         types = int_list("type", None)
         n = len(types)
@@ -334,13 +304,7 @@ class TwoKingdomsGame(Game):
         gold, prod = int_list("gold", NUM_PLAYERS), int_list("prod", NUM_PLAYERS)
         score, mined = int_list("score", NUM_PLAYERS), int_list("mined", NUM_PLAYERS)
         mining = int_list("mining", NUM_PLAYERS)
-        tick, player, winner = data["tick"], data["current_player"], data["winner"]
-        if type(tick) is not int or not 1 <= tick <= self.round_limit:
-            raise InvalidStateError(f"two_kingdoms: tick {tick!r} outside 1..{self.round_limit}")
-        if player not in (0, 1) or isinstance(player, bool):
-            raise InvalidStateError(f"two_kingdoms: current_player {player!r} is not 0 or 1")
-        if winner not in (None, -1, 0, 1) or isinstance(winner, bool):
-            raise InvalidStateError(f"two_kingdoms: winner {winner!r} is not null, -1, 0 or 1")
+        tick, player, winner = clock_of(GAME_NAME, data, self.round_limit)
         for p in range(NUM_PLAYERS):
             if not (0 <= gold[p] <= GOLD_MAX and 0 <= prod[p] <= PROD_MAX):
                 raise InvalidStateError(f"two_kingdoms: player {p} gold or prod out of range")
@@ -383,16 +347,11 @@ class TwoKingdomsGame(Game):
         state._gold, state._prod, state._score, state._mined = gold, prod, score, mined
         state._mining = mining
         state.tick, state.current_player, state.winner = tick, player, winner
-        expected = state._outcome()
-        if expected != winner:
-            raise InvalidStateError(
-                f"two_kingdoms: winner {winner!r} does not match the position "
-                f"(expected {expected!r})"
-            )
+        state._check_winner(winner)
         return state
 
 
-class TwoKingdomsState(StrategaState[UnitView]):
+class TwoKingdomsState(TwoKingdomsQueries, StrategaState[UnitView]):
     """A Two Kingdoms position. Create it with :meth:`TwoKingdomsGame.new_initial_state`.
 
     Attributes:
@@ -641,97 +600,6 @@ class TwoKingdomsState(StrategaState[UnitView]):
             "mining": self._mining,
         }
 
-    # ----------------------------------------------------------------- queries for agents
-
-    def unit(self, uid: int) -> UnitView:
-        """Snapshot of entity ``uid`` (removed entities have ``x = y = -1``)."""
-        p = self._pos[uid]
-        y, x = divmod(p, self._s.width) if p >= 0 else (-1, -1)
-        t = self._type[uid]
-        vein = t == GOLD_VEIN
-        return UnitView(
-            uid,
-            t,
-            self._owner[uid],
-            x,
-            y,
-            0 if vein else self._hp[uid],
-            self._hp[uid] if vein else 0,
-            self._mp[uid],
-            t in (KING, WARRIOR, WORKER) and self.tick - self._last[uid] >= 1,
-        )
-
-    def units(self, player: int | None = None) -> list[UnitView]:
-        """Living entities in creation order: of one player, or all (gold veins included)."""
-        return [
-            self.unit(u)
-            for u, p in enumerate(self._pos)
-            if p >= 0 and (player is None or self._owner[u] == player)
-        ]
-
-    @property
-    def num_entities(self) -> int:
-        """Entities created so far, removed ones included (the board's plus every spawn)."""
-        return len(self._type)
-
-    def veins(self) -> list[UnitView]:
-        """The gold veins in creation order."""
-        return [self.unit(u) for u, t in enumerate(self._type) if t == GOLD_VEIN]
-
-    def city(self, player: int) -> UnitView | None:
-        """``player``'s (first) living City, if any."""
-        for u, t in enumerate(self._type):
-            if t == CITY and self._owner[u] == player and self._pos[u] >= 0:
-                return self.unit(u)
-        return None
-
-    def gold(self, player: int) -> int:
-        """``player``'s Gold."""
-        return self._gold[player]
-
-    def prod(self, player: int) -> int:
-        """``player``'s Prod."""
-        return self._prod[player]
-
-    def score(self, player: int) -> int:
-        """``player``'s Score (+2 a spawn, +10 for Mining)."""
-        return self._score[player]
-
-    def mined(self, player: int) -> int:
-        """Gold mined by ``player`` so far (the veins' RecordMinedGold counters)."""
-        return self._mined[player]
-
-    def mining_researched(self, player: int) -> bool:
-        """True once ``player`` has researched Mining (only with the ``research`` option)."""
-        return self._mining[player] == RESEARCHED
-
-    def researching(self, player: int) -> bool:
-        """True while ``player``'s Mining research is under way."""
-        return self._mining[player] > 0
-
-    def count(self, player: int, unit_type: int) -> int:
-        """Number of living entities of ``unit_type`` owned by ``player``."""
-        return sum(
-            1
-            for u, t in enumerate(self._type)
-            if t == unit_type and self._owner[u] == player and self._pos[u] >= 0
-        )
-
-    def end_statistics(self) -> dict[str, Any]:
-        """Rounds played, and per player: warriors and workers left, King's health, gold."""
-        units = [self.units(p) for p in (0, 1)]
-        return {
-            "rounds": float(self.tick),
-            "warriors": [float(self.count(p, WARRIOR)) for p in (0, 1)],
-            "workers": [float(self.count(p, WORKER)) for p in (0, 1)],
-            "king_health": [float(sum(x.health for x in u if x.type == KING)) for u in units],
-            "gold": [float(self.gold(p)) for p in (0, 1)],
-        }
-
-    def unit_type_name(self, uid: int) -> str:
-        """Type name of entity ``uid`` (``"city"``, ``"king"``, ...)."""
-        return UNIT_NAMES[self._type[uid]]
-
     # ----------------------------------------------------------------- internals
 
     def _spawn(self, action: int, u: int, p: int, k: int, dx: int, dy: int) -> None:
@@ -811,10 +679,4 @@ class TwoKingdomsState(StrategaState[UnitView]):
         for u, t in enumerate(self._type):
             if t == KING and self._pos[u] >= 0:
                 alive[self._owner[u]] = True
-        if alive[0] and alive[1]:
-            return None
-        if alive[0]:
-            return 0
-        if alive[1]:
-            return 1
-        return -1
+        return outcome_of(alive)
