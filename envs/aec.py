@@ -34,7 +34,7 @@ from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from stratagem.envs.core import IllegalActionError, State, as_action_index
 from stratagem.envs.registry import make_game
-from stratagem.envs.window import human_window
+from stratagem.envs.window import human_window, render_state
 
 __all__ = ["CheckActionWrapper", "StratagemAECEnv", "make_env_functions", "wrap_aec"]
 
@@ -195,18 +195,7 @@ class StratagemAECEnv(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         """Render according to ``render_mode`` (``"human"``: show it and return ``None``)."""
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return self.game_state.render_rgb()
-        if self.render_mode == "human":
-            if self.game_state.render_module is None:  # a game without pictures: its text board
-                print(self.game_state)
-            else:
-                assert self._window is not None  # made with the env in human mode
-                self._window.show(self.game_state.render_rgb())
-            return None
-        return str(self.game_state)
+        return render_state(self.render_mode, self.game_state, self._window)
 
     def close(self) -> None:
         """Close the ``human`` window, if one is open."""

@@ -22,15 +22,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from stratagem.envs.core import State
 
 __all__ = [
     "NON_INTERACTIVE_BACKENDS",
     "DisplayError",
     "PictureWindow",
     "offscreen",
+    "render_state",
     "require_display",
 ]
 
@@ -220,3 +224,31 @@ def human_window(
     if pictures:
         require_display()
     return PictureWindow(title, fps)
+
+
+def render_state(
+    render_mode: str | None, state: State, window: PictureWindow | None
+) -> str | np.ndarray | None:
+    """What an environment's ``render()`` returns for ``state``: one rule for every view.
+
+    The PettingZoo and Gymnasium views render alike, as their conventions ask: ``None`` without
+    a render mode, the picture for ``rgb_array``, ``None`` after showing it (or printing the text
+    board of a game without pictures) for ``human``, and the text board for ``ansi``.
+
+    Args:
+        render_mode: The environment's render mode.
+        state: The position to render.
+        window: The environment's :func:`human_window` (made in human mode).
+    """
+    if render_mode is None:
+        return None
+    if render_mode == "rgb_array":
+        return state.render_rgb()
+    if render_mode == "human":
+        if state.render_module is None:  # a game without pictures: its text board
+            print(state)
+        else:
+            assert window is not None  # made with the env in human mode
+            window.show(state.render_rgb())
+        return None
+    return str(state)

@@ -41,7 +41,7 @@ from gymnasium import spaces
 from stratagem.baselines.agent import Agent, make_agent
 from stratagem.envs.core import State, as_action_index
 from stratagem.envs.registry import batched_game_names, game_entry, list_games, make_game
-from stratagem.envs.window import human_window
+from stratagem.envs.window import human_window, render_state
 
 __all__ = ["SingleAgentEnv", "register_gymnasium_envs"]
 
@@ -186,18 +186,7 @@ class SingleAgentEnv(gym.Env):
 
     def render(self) -> str | np.ndarray | None:
         """Render according to ``render_mode`` (``"human"``: show it and return ``None``)."""
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return self.game_state.render_rgb()
-        if self.render_mode == "human":
-            if self.game_state.render_module is None:  # a game without pictures: its text board
-                print(self.game_state)
-            else:
-                assert self._window is not None  # made with the env in human mode
-                self._window.show(self.game_state.render_rgb())
-            return None
-        return str(self.game_state)
+        return render_state(self.render_mode, self.game_state, self._window)
 
     def close(self) -> None:
         """Close the ``human`` window, if one is open."""
