@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratagem.envs.core import Game, InvalidStateError, State, load_state_json, untrusted_config
+from stratagem.envs.core import Game, State
+from stratagem.envs.state_json import InvalidStateError, load_state_json, untrusted_config
 
 __all__ = [
     "GameEntry",

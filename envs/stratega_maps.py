@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from stratagem.envs.core import refuse_file_option
+from stratagem.envs.state_json import refuse_file_option
 
 __all__ = [
     "NEUTRAL",
@@ -193,7 +193,7 @@ def refuse_untrusted_file(spec: Any, *, game: str, sources: Mapping[str, MapSour
     inline layout read no file the input chose; anything else is a path.
 
     Raises:
-        InvalidStateError: Inside :func:`~stratagem.envs.core.untrusted_config` for a path.
+        InvalidStateError: Inside :func:`~stratagem.envs.state_json.untrusted_config` for a path.
     """
     if (
         isinstance(spec, str)

@@ -262,7 +262,8 @@ PRINT_EXEMPT = {
 
 class _PrintFinder(ast.NodeVisitor):
     """``print`` calls outside the command-line code (``main``, ``_cmd_*``), a ``render()``
-    (Gymnasium/PettingZoo ``human`` mode) and prints to a stream the caller passed (``file=``)."""
+    (Gymnasium/PettingZoo ``human`` mode, drawn by ``envs/window.render_state``) and prints
+    to a stream the caller passed (``file=``)."""
 
     def __init__(self, where: str) -> None:
         self.where = where
@@ -282,7 +283,7 @@ class _PrintFinder(ast.NodeVisitor):
             allowed = (
                 outer == "main"
                 or outer.startswith("_cmd_")
-                or (self.stack and self.stack[-1] == "render")
+                or (self.stack and self.stack[-1] in ("render", "render_state"))
                 or any(k.arg == "file" and not _is_sys_stream(k.value) for k in node.keywords)
             )
             if not allowed:

@@ -66,7 +66,7 @@ def test_wheel_contains_map_data(wheel_names):
 def test_rules_cores_import_no_rl_frameworks():
     """Rules cores (envs/<game>/ and the contract) import no gymnasium, pettingzoo or torch."""
     frameworks = {"gymnasium", "pettingzoo", "torch"}
-    files = [ROOT / "envs/core.py", ROOT / "envs/registry.py"]
+    files = [ROOT / "envs/core.py", ROOT / "envs/state_json.py", ROOT / "envs/registry.py"]
     # envs/batched/ is not a rules core but the games' torch adapter (issue 20), like the
     # *_v0.py PettingZoo modules; nothing outside it imports it (test_batched_selfplay.py)
     files += [p for p in (ROOT / "envs").glob("*/*.py") if p.parent.name != "batched"]

@@ -3,7 +3,7 @@
 :meth:`PrismataGame.position <stratagem.envs.prismata.rules.PrismataGame.position>` parses its
 unit specs here, and :func:`_state_from_dict` rebuilds a saved state, checking every field
 (a state read from JSON must be one the rules could have reached, or fail with
-:class:`~stratagem.envs.core.InvalidStateError`).
+:class:`~stratagem.envs.state_json.InvalidStateError`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from stratagem.envs.core import InvalidStateError
 from stratagem.envs.prismata.cards import BASE_SET, CARDS, NUM_CARDS, CardSetError, card_by_name
 from stratagem.envs.prismata.data import (
     ACTION,
@@ -33,6 +32,7 @@ from stratagem.envs.prismata.data import (
     USED,
     K,
 )
+from stratagem.envs.state_json import InvalidStateError
 
 if TYPE_CHECKING:
     from stratagem.envs.prismata.rules import PrismataGame, PrismataState

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from stratagem.envs.core import InvalidStateError
+from stratagem.envs.state_json import InvalidStateError
 from stratagem.envs.terra_mystica.context import CTX_SIZE, OVER
 from stratagem.envs.terra_mystica.factions import FACTIONS
 from stratagem.envs.terra_mystica.fields import PLAYER_SIZE

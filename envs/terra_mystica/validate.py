@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stratagem.envs.core import InvalidStateError
+from stratagem.envs.state_json import InvalidStateError
 from stratagem.envs.terra_mystica.factions import (
     BUILDING_STOCK,
     CULTISTS,

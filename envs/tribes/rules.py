@@ -41,13 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.envs.core import (
-    Game,
-    GameSpec,
-    State,
-    clone_rng,
-    refuse_file_option,
-)
+from stratagem.envs.core import Game, GameSpec, State
+from stratagem.envs.state_json import clone_rng, refuse_file_option
 from stratagem.envs.tribes import actions as A
 from stratagem.envs.tribes import cities as CT
 from stratagem.envs.tribes import constants as C

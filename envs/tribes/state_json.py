@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from stratagem.envs.core import InvalidStateError, rng_from_state, rng_state
+from stratagem.envs.state_json import InvalidStateError, rng_from_state, rng_state
 from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes.geo import _all_visible
 from stratagem.envs.tribes.validate import check_state

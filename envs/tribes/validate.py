@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stratagem.envs.core import InvalidStateError
+from stratagem.envs.state_json import InvalidStateError
 from stratagem.envs.tribes import constants as C
 
 if TYPE_CHECKING:
