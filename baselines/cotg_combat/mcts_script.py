@@ -24,6 +24,10 @@ the winner had little left, and a weak one seen from where it had much more. Pla
 
 Values are kept from player 0's side in [−1, 1]; UCB1 uses ``(1 ± Q) / 2`` in [0, 1] for the
 player to move, with ``c = 1/√2`` (⚑ spec section 8).
+
+The iteration is :func:`~stratagem.baselines.search.turn_uct.run_turn_uct`, the UCT loop this
+search shares with Prismata's HPS UCT; this module supplies its steps (expansion, UCB1,
+playout, the two backups and the limits).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from stratagem.baselines.cotg_combat.scripts import (
     resolve_portfolio,
 )
 from stratagem.baselines.search.config import SearchConfig, check_flag, check_int, configure
+from stratagem.baselines.search.turn_uct import run_turn_uct
 from stratagem.envs.core import Game
 from stratagem.envs.cotg_combat.rules import CotgCombatState
 
@@ -185,6 +190,10 @@ class ScriptMCTSAgent(TurnPlanAgent):
         self.samples = samples
         self.c = config.c
         self.playout_turns = playout_turns
+        # Per-search state of the steps run by run_turn_uct, set by choose_scripts.
+        self._prng = random.Random(0)
+        self._calls = 0
+        self._start = 0.0
         label = "cotg_mcts_hp" if hp else "cotg_mcts"
         self.name = label if self.time_limit is None else f"{label}_{round(self.time_limit * 1000)}"
 
@@ -197,60 +206,18 @@ class ScriptMCTSAgent(TurnPlanAgent):
     # ------------------------------------------------------------------ search
     def choose_scripts(self, state: CotgCombatState, rng: np.random.Generator) -> list[Script]:
         """Search the script vectors of this turn and return the most visited one's scripts."""
-        prng = random.Random(int(rng.integers(1 << 63)))
-        k = len(self._fns)
-        root = _Node(state.clone(), k, self.samples)
-        calls = 0
-        iterations = 0
-        start = self._now()
-        depth_max = 0
-        while True:
-            if iterations > 0:
-                if self.iterations is not None and iterations >= self.iterations:
-                    break
-                if self.budget is not None and calls >= self.budget:
-                    break
-                if self.time_limit is not None and self._now() - start >= self.time_limit:
-                    break
-            path = [root]
-            node = root
-            # selection and expansion
-            while not node.terminal:
-                vec = node.next_vector(prng, k)
-                if vec is not None:
-                    child_state = node.state.clone()
-                    calls += play_turn(child_state, self._scripts(node, vec))
-                    child = _Node(child_state, k, self.samples)
-                    node.children.append(child)
-                    node.vectors.append(vec)
-                    path.append(child)
-                    node = child
-                    break
-                node = self._select(node)
-                path.append(node)
-            depth_max = max(depth_max, len(path) - 1)
-            # simulation
-            sim = node.state.clone()
-            turns = 0
-            limit = self.playout_turns
-            fns = self._fns
-            while sim.winner is None and (limit is None or turns < limit):
-                u_n = sim.game.units
-                calls += play_turn(sim, [fns[prng.randrange(k)] for _ in range(u_n)])
-                turns += 1
-            # backpropagation
-            if self.hp:
-                h0, h1 = sim.hp_totals()
-                delta = h0 - h1
-                for n in path:
-                    n.n += 1
-                    n.w += hp_node_value(delta, n.hp)
-            else:
-                value = 1.0 if sim.winner == 0 else -1.0 if sim.winner == 1 else 0.0
-                for n in path:
-                    n.n += 1
-                    n.w += value
-            iterations += 1
+        self._prng = random.Random(int(rng.integers(1 << 63)))
+        root = _Node(state.clone(), len(self._fns), self.samples)
+        self._calls = 0
+        self._start = self._now()
+        iterations, depth = run_turn_uct(
+            root,
+            expand=self._expand,
+            select=self._select,
+            evaluate=self._playout,
+            backup=self._backup_hp if self.hp else self._backup_win,
+            done=self._done,
+        )
         best = max(
             range(len(root.children)),
             key=lambda i: (
@@ -261,13 +228,65 @@ class ScriptMCTSAgent(TurnPlanAgent):
         )
         self.last_stats = {
             "iterations": iterations,
-            "fm_calls": calls,
+            "fm_calls": self._calls,
             "root_children": len(root.children),
-            "depth": depth_max,
+            "depth": depth,
             "best_visits": root.children[best].n,
             "best_value": root.children[best].w / root.children[best].n,
         }
         return self._scripts(root, root.vectors[best])
+
+    def _done(self, iterations: int) -> bool:
+        """Whether a limit is reached (checked after each iteration: the first always runs)."""
+        if self.iterations is not None and iterations >= self.iterations:
+            return True
+        if self.budget is not None and self._calls >= self.budget:
+            return True
+        return self.time_limit is not None and self._now() - self._start >= self.time_limit
+
+    def _expand(self, node: _Node) -> _Node | None:
+        """Play the node's next script vector into a new child (``None``: none left)."""
+        k = len(self._fns)
+        vec = node.next_vector(self._prng, k)
+        if vec is None:
+            return None
+        child_state = node.state.clone()
+        self._calls += play_turn(child_state, self._scripts(node, vec))
+        child = _Node(child_state, k, self.samples)
+        node.children.append(child)
+        node.vectors.append(vec)
+        return child
+
+    def _playout(self, node: _Node) -> CotgCombatState:
+        """The end of a playout from ``node``: uniformly random scripts for every unit."""
+        sim = node.state.clone()
+        turns = 0
+        limit = self.playout_turns
+        fns = self._fns
+        k = len(fns)
+        prng = self._prng
+        while sim.winner is None and (limit is None or turns < limit):
+            u_n = sim.game.units
+            self._calls += play_turn(sim, [fns[prng.randrange(k)] for _ in range(u_n)])
+            turns += 1
+        return sim
+
+    @staticmethod
+    def _backup_win(path: list[_Node], sim: CotgCombatState) -> None:
+        """Plain MCTS: +1 / −1 / 0 for a player-0 win / loss / draw, on every node."""
+        value = 1.0 if sim.winner == 0 else -1.0 if sim.winner == 1 else 0.0
+        for n in path:
+            n.n += 1
+            n.w += value
+
+    @staticmethod
+    def _backup_hp(path: list[_Node], sim: CotgCombatState) -> None:
+        """MCTS-HP: the hit-point difference, scaled by each node's own hit points."""
+        h0, h1 = sim.hp_totals()
+        delta = h0 - h1
+        for n in path:
+            n.n += 1
+            n.w += hp_node_value(delta, n.hp)
 
     def _scripts(self, node: _Node, vec: tuple[int, ...]) -> list[Script]:
         """Per-slot scripts of a node's script vector (dead slots get a placeholder)."""

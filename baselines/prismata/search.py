@@ -39,6 +39,7 @@ import numpy as np
 from stratagem.baselines.prismata import heuristics as H
 from stratagem.baselines.prismata.portfolio import PartialSequence, Portfolio
 from stratagem.baselines.search.config import SearchConfig, check_choice, check_int, configure
+from stratagem.baselines.search.turn_uct import run_turn_uct
 from stratagem.envs.prismata.rules import PrismataState
 
 __all__ = [
@@ -373,10 +374,11 @@ class AlphaBetaPlayer(_Searcher):
 
 
 class _Node:
-    __slots__ = ("children", "move", "mover", "source", "state", "visits", "wins")
+    __slots__ = ("children", "move", "mover", "source", "state", "terminal", "visits", "wins")
 
     def __init__(self, state: PrismataState, mover: int, move: list[int]) -> None:
         self.state = state
+        self.terminal = state.winner is not None
         self.mover = mover
         self.move = move
         self.children: list[_Node] = []
@@ -410,14 +412,23 @@ class UCTPlayer(_Searcher):
         self._root_player = state.current_player
         self._rng = rng
         self._budget = budget
-        root = _Node(state, -1, [])
-        traversals = 0
+        self._root = root = _Node(state, -1, [])
         most = self.max_traversals if self.max_traversals is not None else 1 << 62
-        while traversals < most:
-            self._traverse(root, root)
-            traversals += 1
-            if budget.out() or (len(root.children) == 1 and root.source.done):  # type: ignore[union-attr]
-                break
+
+        def done(traversals: int) -> bool:
+            # The traversal cap, the budget, or a root with a single turn: nothing to choose.
+            return (
+                traversals >= most or budget.out() or (len(root.children) == 1 and root.source.done)  # type: ignore[union-attr]
+            )
+
+        traversals, _ = run_turn_uct(
+            root,
+            expand=self._expand,
+            select=self._select,
+            evaluate=self._evaluate,
+            backup=self._backup,
+            done=done,
+        )
         best = max(root.children, key=lambda n: n.visits) if root.children else None
         self.last_stats = SearchStats(
             playouts=budget.playouts,
@@ -428,28 +439,44 @@ class UCTPlayer(_Searcher):
         )
         return best.move if best is not None else []
 
-    def _traverse(self, node: _Node, root: _Node) -> int | None:
-        state = node.state
-        if node is not root and node.visits == 0:
-            winner, _ = self._playout(state, self._rng, self._budget)
-        elif state.winner is not None:
-            winner = state.winner
-        else:
-            if node.source is None:
-                node.source = self._children(state, node is root, self._rng)
-            if not self.max_children or len(node.children) < self.max_children:
-                item = node.source.get(len(node.children))
-                if item is not None:
-                    node.children.append(_Node(item[1], state.current_player, item[0]))
-            winner = self._traverse(self._select(node), root)
-        node.visits += 1
-        if winner == self._root_player:
-            node.wins += 1.0
-        elif winner is None or winner < 0:
-            node.wins += 0.5
-        return winner
+    def _expand(self, node: _Node) -> _Node | None:
+        """Add the node's next portfolio turn as a child (``None``: all generated)."""
+        if node.source is None:
+            node.source = self._children(node.state, node is self._root, self._rng)
+        # The cap is checked before asking: asking the capped source once more would generate
+        # (and draw random numbers for) a turn past the cap.
+        if self.max_children and len(node.children) >= self.max_children:
+            return None
+        item = node.source.get(len(node.children))
+        if item is None:
+            return None
+        child = _Node(item[1], node.state.current_player, item[0])
+        node.children.append(child)
+        return child
+
+    def _evaluate(self, node: _Node) -> int | None:
+        """The winner below a leaf: a playout from a new node, else the terminal state's winner.
+
+        A new node is played out even when it is terminal (the playout ends at once but counts
+        against the budget, as in the reference); the root is never played out.
+        """
+        if node.visits == 0 and node is not self._root:
+            winner, _ = self._playout(node.state, self._rng, self._budget)
+            return winner
+        return node.state.winner
+
+    def _backup(self, path: list[_Node], winner: int | None) -> None:
+        """Count a win (1), draw (1/2) or loss (0) of the searching player on every node."""
+        me = self._root_player
+        for node in path:
+            node.visits += 1
+            if winner == me:
+                node.wins += 1.0
+            elif winner is None or winner < 0:
+                node.wins += 0.5
 
     def _select(self, node: _Node) -> _Node:
+        """UCB1 on win rates, from the mover's side; an unvisited child first (the reference)."""
         maximise = node.children[0].mover == self._root_player
         log_n = math.log(max(1, node.visits))
         best, best_value = node.children[0], -math.inf

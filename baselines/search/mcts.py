@@ -32,7 +32,10 @@ MCTS takes an ``Evaluator``, the loop takes its evaluation step as a :class:`Lea
 and a variant's other departures as :class:`TreeHooks` (selection, after-expansion and
 after-backup bookkeeping, a per-iteration schedule, extra statistics). The open-loop search
 stays a loop of its own: it keeps no states, replays the path from the root on a fresh sample
-each iteration and reads the actions off that sample, so nearly every step differs.
+each iteration and reads the actions off that sample, so nearly every step differs. The UCT
+searches over whole turns (CotG's script space, Prismata's HPS) share
+:func:`~stratagem.baselines.search.turn_uct.run_turn_uct` instead: their edges are turns,
+generated lazily, and their values, budgets and stopping rules are their papers' own.
 
 Opponents (``opponent``):
 
