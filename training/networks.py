@@ -256,12 +256,10 @@ def frozen_for_inference(net: PolicyValueNet) -> nn.Module:
     was. Outputs match the eager network to float rounding, at any batch size.
 
     TorchScript is deprecated in favour of ``torch.compile``, which compiles for tens of
-    seconds per process and shape here; its warnings are silenced for this one use, and a torch
-    without ``torch.jit.trace`` gets the plain eager copy.
+    seconds per process and shape here; its deprecation warnings are silenced for this one use
+    (the project pins ``torch<2.14``, which has it).
     """
     model = copy.deepcopy(net).cpu().eval()
-    if not hasattr(torch.jit, "trace") or not hasattr(torch.jit, "freeze"):
-        return model
     height, width, channels = net.spec_shape
     example = torch.zeros(1, height, width, channels)
     with torch.no_grad(), warnings.catch_warnings():

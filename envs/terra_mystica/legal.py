@@ -227,19 +227,29 @@ class LegalActions:
             return (2 if self.pd[p][TELE] == 0 else 1), 0
         return 0, 1
 
+    def _occupied(self) -> int:
+        """Bit mask of the cells that hold any player's building."""
+        occupied = 0
+        for m in self.mine:
+            occupied |= m
+        return occupied
+
+    def _reachable(self, p: int, income: bool) -> tuple[int, int]:
+        """``reach_masks`` (direct, teleport), teleporting limited to a declared target cell."""
+        direct, tele = reach_masks(self, p, income)
+        x_tele = self.ctx[X_TELE]
+        if x_tele >= 0:
+            tele &= 1 << x_tele
+        return direct, tele
+
     def _main_actions(self, p: int, out: list[int]) -> None:
         d = self.pd[p]
         f = self.F[p]
         fid = self.fac[p]
         home = f.home
         terrain, bld = self.terrain, self.bld
-        occupied = 0
-        for m in self.mine:
-            occupied |= m
-        direct, tele = reach_masks(self, p, False)
-        x_tele = self.ctx[X_TELE]
-        if x_tele >= 0:
-            tele &= 1 << x_tele
+        occupied = self._occupied()
+        direct, tele = self._reachable(p, False)
         w_have, c_have, p_have = d[W], d[C], d[P]
         dw, dc = f.costs[1]
         d_ok = d[NB + 1] < 8
@@ -370,11 +380,8 @@ class LegalActions:
         m = 0
         for cell in iter_bits(self.mine[p]):
             m |= LAND_ADJ_MASK[cell]
-        occupied = 0
-        for mm in self.mine:
-            occupied |= mm
         out = 0
-        for cell in iter_bits(m & ~occupied):
+        for cell in iter_bits(m & ~self._occupied()):
             if self.terrain[cell] != self.F[p].home:
                 out |= 1 << cell
         return out
@@ -398,13 +405,8 @@ class LegalActions:
         home = f.home
         giants = self.fac[p] == GIANTS
         home_only = self.ctx[X_HOME]
-        occupied = 0
-        for m in self.mine:
-            occupied |= m
-        direct, tele = reach_masks(self, p, False)
-        x_tele = self.ctx[X_TELE]
-        if x_tele >= 0:
-            tele &= 1 << x_tele
+        occupied = self._occupied()
+        direct, tele = self._reachable(p, False)
         tw, tp = self._tele_payment(p) if tele else (0, 0)
         for cell in iter_bits((direct | tele) & LAND_MASK & ~occupied):
             cur = self.terrain[cell]
@@ -445,9 +447,6 @@ class LegalActions:
         f = self.F[p]
         home = f.home
         nb = NUM_CELLS
-        occupied = 0
-        for m in self.mine:
-            occupied |= m
         if x[X_FREE_D]:
             if d[NB + 1] < 8:
                 k = (A.K_BUILD + home) * nb
@@ -470,10 +469,8 @@ class LegalActions:
         tf_left = x[X_TF]
         if tf_left == 0 and not income:
             return
-        direct, tele = reach_masks(self, p, income)
-        x_tele = x[X_TELE]
-        if x_tele >= 0:
-            tele &= 1 << x_tele
+        occupied = self._occupied()
+        direct, tele = self._reachable(p, income)
         fid = self.fac[p]
         giants = fid == GIANTS
         darkl = fid == DARKLINGS
