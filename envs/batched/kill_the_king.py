@@ -50,6 +50,8 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
         game: A :class:`~stratagem.envs.kill_the_king.KillTheKingGame` (its map set and round
             limit are used).
         device: Where the tensors live.
+        compile: Run the rules through ``torch.compile`` (see
+            :meth:`~stratagem.envs.batched.core.BatchedGame.compile_rules`).
 
     Attributes:
         candidates: ``K``, the width of :meth:`legal_candidates` (the most candidates a player
@@ -59,10 +61,12 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
     unit_fields = {"hp": 1, "mp": 1, "last": 1}
     batch_type = KillTheKingBatch
 
-    def __init__(self, game: Game, device: torch.device | str = "cpu") -> None:
+    def __init__(
+        self, game: Game, device: torch.device | str = "cpu", *, compile: bool = False
+    ) -> None:
         if game.spec.name != "kill_the_king":
             raise ValueError(f"BatchedKillTheKing needs a kill_the_king game, got {game.spec.name}")
-        super().__init__(game, device)
+        super().__init__(game, device, compile=compile)
         # every plane's offset, so that one table gives any action's destination or target
         plane_offsets = list(A.MOVE_OFFSETS) + list(A.ATTACK_OFFSETS) + list(A.HEAL_OFFSETS)
         plane_offsets.append((0, 0))  # Empty: the unit's own cell

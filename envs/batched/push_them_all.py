@@ -79,6 +79,8 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         game: A :class:`~stratagem.envs.push_them_all.PushThemAllGame` (its map set and round
             limit are used).
         device: Where the tensors live.
+        compile: Run the rules through ``torch.compile`` (see
+            :meth:`~stratagem.envs.batched.core.BatchedGame.compile_rules`).
 
     Attributes:
         per_player: ``P``, the most units a player has on any board of the game.
@@ -90,15 +92,24 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
     unit_fields = {"mp": 1, "last": NUM_PUSHES}
     batch_type = PushThemAllBatch
 
-    def __init__(self, game: Game, device: torch.device | str = "cpu") -> None:
+    def __init__(
+        self, game: Game, device: torch.device | str = "cpu", *, compile: bool = False
+    ) -> None:
         if game.spec.name != "push_them_all":
             raise ValueError(f"BatchedPushThemAll needs a push_them_all game, got {game.spec.name}")
-        super().__init__(game, device)
+        super().__init__(game, device, compile=compile)
         statics = game._statics  # type: ignore[attr-defined]
         self.hole = self._tensor(
             torch.tensor([[t == HOLE for t in s.board.terrain] for s in statics])
         )
-        self.refill = torch.where(self.present, MAX_MP, 0)
+        # a step copies pos, mp and last whole: they are kept in the smallest types that hold
+        # their values (cells, movement points up to MAX_MP, rounds up to the round limit)
+        self.field_dtypes = {
+            "pos": _smallest_int(self.cells),
+            "mp": _smallest_int(MAX_MP),
+            "last": _smallest_int(self.round_limit),
+        }
+        self.refill = torch.where(self.present, MAX_MP, 0).to(self.field_dtypes["mp"])
         self._refill_or_0 = torch.stack([torch.zeros_like(self.refill), self.refill], 1).view(
             -1, self.units
         )
@@ -116,9 +127,7 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         self._other_owner = (1 - self.owner).reshape(-1).contiguous()
         # ``occ`` holds unit ids and -1 in the smallest integer type that fits: every step
         # copies it whole, and at int64 that copy was the largest single cost of a step.
-        self.occ_dtype = next(
-            t for t in (torch.int8, torch.int16, torch.int32) if self.units <= torch.iinfo(t).max
-        )
+        self.occ_dtype = _smallest_int(self.units)
         # per batch size: the flat offsets of each game's row in occ and pos
         self._rows: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
 
@@ -299,12 +308,15 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
 
     def _row_offsets(self, count: int) -> tuple[torch.Tensor, torch.Tensor]:
         """Flat offsets of each game's row: ``occ`` (``(B, 4)``, per side) and ``pos``."""
-        rows = self._rows.get(count)
+        # (a compiled step builds them in its graph, where they cost nothing: the dict of
+        # cached ones would be a guard that recompiles the step)
+        rows = None if torch.compiler.is_compiling() else self._rows.get(count)
         if rows is None:
             b = torch.arange(count, device=self.device)
             occ = (b * self.cells)[:, None].expand(-1, _SIDES).contiguous()
             rows = (occ, b * self.units)
-            self._rows[count] = rows
+            if not torch.compiler.is_compiling():
+                self._rows[count] = rows
         return rows
 
     # ----------------------------------------------------------------- creating batches
@@ -317,7 +329,11 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
                 boards,
                 mp=self.refill.index_select(0, boards),
                 last=torch.zeros(
-                    count, self.units, NUM_PUSHES, dtype=torch.int64, device=self.device
+                    count,
+                    self.units,
+                    NUM_PUSHES,
+                    dtype=self.field_dtypes["last"],
+                    device=self.device,
                 ),
             )
         )
@@ -355,24 +371,23 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
             codes = codes * self._slot_ok.index_select(1, key)
         return codes, pos.view(p, count)
 
-    def sample_legal(
-        self, state: PushThemAllBatch, generator: torch.Generator | None = None
-    ) -> torch.Tensor:
-        """A uniformly random legal action per game (``(B,)`` int64; 0 for finished games).
+    #: One uniform number per game: :meth:`_sample` draws by counting.
+    sample_draws = 1
 
-        :func:`~stratagem.envs.batched.core.sample_legal` calls this: the same distribution
-        (uniform over the legal actions :meth:`legal_candidates` lists; not the same random
-        stream), computed by counting instead of over ``(B, K)`` candidates, which cost several
-        times more: with ``n`` legal actions (the units' counts and EndTurn) it draws one
-        ``r = ⌊u · n⌋`` per game and returns the ``r``-th, found unit by unit.
+    def _sample(self, state: PushThemAllBatch, u: torch.Tensor) -> torch.Tensor:
+        """A uniformly random legal action per game from one uniform ``u`` (``(B, 1)``).
+
+        :meth:`~stratagem.envs.batched.core.BatchedGame.sample_legal` calls this: the same
+        distribution (uniform over the legal actions :meth:`legal_candidates` lists; not the
+        same random stream), computed by counting instead of over ``(B, K)`` candidates, which
+        cost several times more: with ``n`` legal actions (the units' counts and EndTurn) it
+        takes ``r = ⌊u · n⌋`` per game and returns the ``r``-th, found unit by unit.
         """
-        count = state.batch_size
         codes, pos = self._codes(state)
         per_unit = self._code_count.index_select(0, codes.view(-1)).view(codes.shape)
         upto = per_unit.cumsum(0)  # (P, B) actions of the units up to each
         n = upto[-1] + 1  # EndTurn
-        u = torch.rand(count, generator=generator, device=self.device)
-        r = (u * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
+        r = (u.view(-1) * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
         before = upto <= r  # the units whose actions all come before the r-th
         unit = before.sum(0)  # P: EndTurn
         i = r - (before * per_unit).sum(0)
@@ -427,7 +442,7 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         occ.scatter_(1, dst, torch.where(stays, who, there))
         who = who.long().clamp_(min=0)
         pos = state.pos.clone()
-        pos.scatter_add_(1, who, row[:, _DELTA, None] * lands)
+        pos.scatter_add_(1, who, (row[:, _DELTA, None] * lands).to(pos.dtype))
         # EndTurn: the turn passes, a new round refills the movement points
         end = row[:, _END]
         player = state.player ^ end
@@ -436,21 +451,22 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         # (mp never exceeds the refill: the maximum with the refill or with 0 is the where)
         mp = torch.maximum(state.mp, self._refill_or_0.index_select(0, board * 2 + new_round))
         # Move and Empty spend the movement point; a push marks its type used this round
-        mp.scatter_add_(1, acting, row[:, _SPEND, None])
+        mp.scatter_add_(1, acting, row[:, _SPEND, None].to(mp.dtype))
         last = state.last.clone()
         slot = (acting * NUM_PUSHES).add_(row[:, _KIND, None])
-        used = state.tick[:, None] * row[:, _PUSH, None]
+        used = (state.tick[:, None] * row[:, _PUSH, None]).to(last.dtype)
         last.view(len(board), -1).scatter_reduce_(1, slot, used, "amax")  # last <= tick
         # a fall can only empty the faller's side; the round limit draws
         winner = torch.where(new_round & (tick >= self.round_limit), -1, state.winner)
-        fell = torch.nonzero((lands & ~stays).squeeze(1)).squeeze(1)
-        if len(fell):
-            # per (board, unit): the slots of the unit's side, and the winner if none is left
-            unit = board.index_select(0, fell) * self.units + who.index_select(0, fell).squeeze(1)
-            side = self._side_slots.index_select(0, unit)
-            left = pos.index_select(0, fell).gather(1, side).amax(1) >= 0
-            lost = torch.where(left, PLAYING, self._other_owner.index_select(0, unit))
-            winner.scatter_(0, fell, lost)
+        # (for every game, not only those where a unit fell: no data-dependent branch, so
+        # that the step compiles to one graph; the lookups are (B,) and (B, U) wide)
+        fell = (lands & ~stays).squeeze(1)
+        # per (board, unit): the slots of the unit's side, and the winner if none is left
+        unit = board * self.units + who.squeeze(1)
+        side = self._side_slots.index_select(0, unit)
+        left = pos.gather(1, side).amax(1) >= 0
+        lost = torch.where(left, PLAYING, self._other_owner.index_select(0, unit))
+        winner = torch.where(fell, lost, winner)
         return state.replace(
             occ=occ, pos=pos, mp=mp, last=last, winner=winner, player=player, tick=tick
         )
@@ -484,3 +500,12 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
             dim=2,
         )
         return planes.view(count, self.height, self.width, -1)
+
+
+def _smallest_int(largest: int) -> torch.dtype:
+    """The smallest signed integer type that holds ``-1 … largest``."""
+    return next(
+        t
+        for t in (torch.int8, torch.int16, torch.int32, torch.int64)
+        if largest <= torch.iinfo(t).max
+    )

@@ -81,9 +81,15 @@ class StrategaBatchedGame(BatchedGame[B]):
     batch_type: type[B]
     #: The integer type of ``occ`` (a game may take a smaller one: a step copies ``occ`` whole).
     occ_dtype: torch.dtype = torch.int64
+    #: Integer types of per-unit fields (``pos`` included) other than int64 (a step copies
+    #: every changed field whole, so a game keeps the large ones in the smallest type that
+    #: holds their values).
+    field_dtypes: dict[str, torch.dtype] = {}
 
-    def __init__(self, game: Game, device: torch.device | str = "cpu") -> None:
-        super().__init__(game, device)
+    def __init__(
+        self, game: Game, device: torch.device | str = "cpu", *, compile: bool = False
+    ) -> None:
+        super().__init__(game, device, compile=compile)
         statics = game._statics  # type: ignore[attr-defined]  (the scalar per-board facts)
         first = statics[0].board
         self.height, self.width = first.height, first.width
@@ -130,7 +136,7 @@ class StrategaBatchedGame(BatchedGame[B]):
         """The shared fields of fresh positions on ``boards``."""
         boards = boards.to(self.device, torch.int64)
         count = len(boards)
-        pos = self.start[boards].clone()
+        pos = self.start[boards].to(self.field_dtypes.get("pos", torch.int64))
         return {
             "board": boards,
             "tick": torch.ones(count, dtype=torch.int64, device=self.device),
@@ -146,7 +152,7 @@ class StrategaBatchedGame(BatchedGame[B]):
         count = pos.shape[0]
         occ = torch.full((count, self.cells + 1), -1, dtype=self.occ_dtype, device=self.device)
         slots = self._arange_units.to(self.occ_dtype).expand(count, -1)
-        occ.scatter_(1, torch.where(pos >= 0, pos, self.cells), slots)
+        occ.scatter_(1, torch.where(pos >= 0, pos, self.cells).long(), slots)
         return occ[:, : self.cells].contiguous()
 
     def end_turn(
@@ -217,7 +223,7 @@ class StrategaBatchedGame(BatchedGame[B]):
         """``(B, cells, F)``: each living unit's ``(B, U, F)`` features on its cell, 0 elsewhere."""
         count, _, width = features.shape
         out = torch.zeros(count, self.cells + 1, width, device=self.device)
-        cell = torch.where(state.pos >= 0, state.pos, self.cells)
+        cell = torch.where(state.pos >= 0, state.pos, self.cells).long()
         out.scatter_(1, cell[:, :, None].expand(-1, -1, width), features)
         return out[:, : self.cells]
 
@@ -258,7 +264,9 @@ class StrategaBatchedGame(BatchedGame[B]):
             for i, d in enumerate(dicts):
                 rows[i, : len(d[key])] = d[key]
             shape = (len(dicts), self.units) + ((per,) if per > 1 else ())
-            fields[key] = self._tensor(rows.reshape(shape))
+            fields[key] = self._tensor(rows.reshape(shape)).to(
+                self.field_dtypes.get(key, torch.int64)
+            )
         winner = [PLAYING if d["winner"] is None else d["winner"] for d in dicts]
         return self.batch_type(
             board=boards,

@@ -1,0 +1,86 @@
+"""Compiled batched rules (``compile=True``) and ``step_random`` give the uncompiled results."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+from stratagem.envs.batched import batched_game, sample_legal  # noqa: E402
+from stratagem.envs.batched.testing import check_against_scalar  # noqa: E402
+from stratagem.envs.registry import batched_game_names, make_game  # noqa: E402
+
+CONFIGS = {"push_them_all": {"map": "pta"}, "kill_the_king": {"map": "kwah"}}
+
+needs_compiler = pytest.mark.skipif(
+    not any(shutil.which(c) for c in ("g++", "c++", "clang++")),
+    reason="torch.compile on the CPU needs a C++ compiler (none on the PATH)",
+)
+
+
+def _same(a: object, b: object) -> bool:
+    return all(torch.equal(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+
+
+@pytest.mark.parametrize("name", batched_game_names())
+def test_step_random_is_sample_legal_then_step(name: str) -> None:
+    """The fused call draws the same actions from the same generator and plays them."""
+    batched = batched_game(make_game(name, **CONFIGS[name]))
+    one = two = batched.init(list(range(12)))
+    g1 = torch.Generator().manual_seed(3)
+    g2 = torch.Generator().manual_seed(3)
+    for _ in range(150):
+        actions = sample_legal(batched, one, g1)
+        one = batched.step(one, actions, validate=True)  # the drawn actions are legal
+        two, drawn = batched.step_random(two, g2)
+        assert torch.equal(drawn, actions)
+        assert _same(one, two)
+
+
+@needs_compiler
+def test_compiled_push_them_all_matches_the_scalar_rules() -> None:
+    """The compiled rules pass the differential test (states, masks, returns every step)."""
+    game = make_game("push_them_all", map="pta", max_rounds=29)
+    batched = batched_game(game, compile=True)
+    assert batched.compiled
+    report = check_against_scalar(game, batched, list(range(16)), 1500, compare_every=10)
+    assert report.finished == 16
+
+
+@needs_compiler
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=[] if n == "push_them_all" else pytest.mark.slow) for n in CONFIGS],
+)
+def test_compiled_step_random_matches_uncompiled(name: str) -> None:
+    """Compiled and uncompiled ``step_random`` give the same actions and positions."""
+    game = make_game(name, **CONFIGS[name])
+    eager, compiled = batched_game(game), batched_game(game, compile=True)
+    one = two = eager.init(list(range(32)))
+    g1 = torch.Generator().manual_seed(5)
+    g2 = torch.Generator().manual_seed(5)
+    for _ in range(200):
+        one, a1 = eager.step_random(one, g1)
+        two, a2 = compiled.step_random(two, g2)
+        assert torch.equal(a1, a2) and _same(one, two)
+
+
+@pytest.mark.slow
+@needs_compiler
+def test_compiled_kill_the_king_matches_the_scalar_rules() -> None:
+    """The compiled Kill The King rules pass the differential test."""
+    game = make_game("kill_the_king", map="small", max_rounds=40)
+    report = check_against_scalar(
+        game, batched_game(game, compile=True), list(range(16)), 3000, compare_every=10
+    )
+    assert report.steps > 16 * 20
+
+
+def test_compile_without_a_cpp_compiler_says_what_to_install(monkeypatch) -> None:
+    """On the CPU, compile=True names the missing compiler instead of failing at a step."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="C\\+\\+ compiler"):
+        batched_game(make_game("push_them_all", map="pta"), compile=True)
