@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -119,6 +121,28 @@ def test_as_tensors_returns_tensors_on_the_device() -> None:
     assert rewards.dtype == torch.float32 and terminations.dtype == torch.bool
     assert obs.device == rewards.device == torch.device("cpu")
     assert isinstance(envs.action_masks(), np.ndarray)  # sb3-contrib reads numpy
+
+
+@pytest.mark.skipif(
+    not any(shutil.which(c) for c in ("g++", "c++", "clang++")),
+    reason="torch.compile on the CPU needs a C++ compiler (none on the PATH)",
+)
+def test_compiled_rules_give_the_same_episodes() -> None:
+    """compile=True changes the speed only: same observations, rewards and ends."""
+    runs = []
+    for compile in (False, True):
+        envs = BatchedVectorEnv("push_them_all", 8, compile=compile, **PTA)
+        assert envs.batched.compiled is compile
+        obs, info = envs.reset(seed=3)
+        rng = np.random.default_rng(0)
+        trace = [obs]
+        for _ in range(60):
+            obs, rewards, terminations, _, info = envs.step(
+                _masked_sample(rng, info["action_mask"])
+            )
+            trace += [obs, rewards, terminations]
+        runs.append(trace)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -305,6 +329,8 @@ def test_bad_arguments_raise_clear_errors() -> None:
         BatchedVectorEnv("push_them_all", 2, device="gpu0")
     with pytest.raises(ValueError, match="as_tensors"):
         BatchedVectorEnv("push_them_all", 2, as_tensors="yes")
+    with pytest.raises(ValueError, match="compile must be True or False"):
+        BatchedVectorEnv("push_them_all", 2, compile="yes")
     with pytest.raises(ValueError, match="no batched version"):
         BatchedVectorEnv("tribes", 2)
     envs = BatchedVectorEnv("push_them_all", 2, seat=0, map=DUEL)

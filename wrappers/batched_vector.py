@@ -89,6 +89,9 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         seat: The learner's seat, or ``"random"`` (the default) to draw it for every episode.
         device: Where the batch lives (``"cpu"``, ``"cuda"``, a :class:`torch.device`).
         as_tensors: Return torch tensors on ``device`` instead of numpy arrays.
+        compile: Run the game's rules through ``torch.compile`` (``batched_game(...,
+            compile=True)``: on the CPU it needs a C++ compiler, and each new batch size
+            compiles for a few seconds first).
         **config: The game's configuration keywords (``map=...``).
 
     Attributes:
@@ -115,6 +118,7 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         seat: int | str = "random",
         device: torch.device | str = "cpu",
         as_tensors: bool = False,
+        compile: bool = False,
         **config: Any,
     ) -> None:
         self.game = make_game(game, **config)
@@ -136,11 +140,13 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
             )
         if not isinstance(as_tensors, bool):
             raise ValueError(f"{self._name}: as_tensors must be True or False, got {as_tensors!r}")
+        if not isinstance(compile, bool):
+            raise ValueError(f"{self._name}: compile must be True or False, got {compile!r}")
         try:
             device = torch.device(device)
         except (RuntimeError, TypeError) as exc:
             raise ValueError(f"{self._name}: bad device {device!r}: {exc}") from None
-        self.batched: BatchedGame[Any] = batched_game(self.game, device)
+        self.batched: BatchedGame[Any] = batched_game(self.game, device, compile=compile)
         self.device = device
         self.num_envs = int(num_envs)
         self.opponent = opponent
