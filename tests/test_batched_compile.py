@@ -84,3 +84,15 @@ def test_compile_without_a_cpp_compiler_says_what_to_install(monkeypatch) -> Non
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(RuntimeError, match="C\\+\\+ compiler"):
         batched_game(make_game("push_them_all", map="pta"), compile=True)
+
+
+@needs_compiler
+def test_many_batch_sizes_and_games_each_compile_once() -> None:
+    """More (game, batch size) pairs than torch's recompile limit of 8 all run compiled."""
+    games = [batched_game(make_game("push_them_all", map="pta"), compile=True) for _ in range(2)]
+    generator = torch.Generator().manual_seed(0)
+    for batched in games:
+        for size in range(1, 6):
+            state, actions = batched.step_random(batched.init(range(size)), generator)
+            assert actions.shape == (size,)
+        assert len(batched._random_rules.by_size) == 5

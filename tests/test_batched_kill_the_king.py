@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 
 import pytest
@@ -16,6 +17,10 @@ from stratagem.envs.registry import make_game  # noqa: E402
 
 # tiny tensors: a second thread only adds waiting (milliseconds per op on a busy machine)
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+#: Sides of unequal size and two Kings on one side: the sampler pads the smaller side's unit
+#: slots (no spare slot on this board) and the outcome pads the King slots.
+UNEVEN = ". k0 w0 a1 k0 .\n. h0 . . k1 .\n. . a0 . h1 .\n. . . . . .\n"
 
 
 def _replay(batched: BatchedKillTheKing, seeds: list[int], steps: int, action_seed: int) -> Counter:
@@ -170,3 +175,100 @@ def test_a_king_kill_ends_the_game() -> None:
     healing.apply(heal)
     assert batched.to_scalar(healed, 0) == healing and healed.hp[0, 0] == 100
     assert not bool(batched.legal_mask(healed)[0, heal])  # once per round
+
+
+def test_uneven_sides_match_the_scalar_rules() -> None:
+    """A board whose sides differ in size and King count plays as the scalar rules."""
+    game = make_game("kill_the_king", map=UNEVEN, max_rounds=30)
+    batched = batched_game(game)
+    assert isinstance(batched, BatchedKillTheKing)
+    assert batched._slot_ok is not None and batched._kings_ok is not None  # the padded paths
+    report = check_against_scalar(game, batched, list(range(48)), 3000)
+    assert report.finished == 48
+
+
+def _random_positions(batched: BatchedKillTheKing, games: int, steps: int, seed: int) -> list:
+    """Batches of positions along random games (finished games included)."""
+    generator = torch.Generator().manual_seed(seed)
+    state = batched.init(list(range(games)))
+    out = []
+    for _ in range(steps):
+        out.append(state)
+        state = batched.step(state, sample_legal(batched, state, generator), validate=False)
+    return out
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"map": "kwah"}, {"map": "small", "max_rounds": 40}, {"map": "default"}, {"map": UNEVEN}],
+)
+def test_the_sampler_counts_and_enumerates_exactly_the_legal_actions(config: dict) -> None:
+    """The counting sampler's legal actions are ``legal_mask``'s, each reached by 1/n of u.
+
+    Its count equals ``legal_mask(state).sum(1)`` (0 once finished) in thousands of random
+    positions, and ``u = (r + ½) / n`` for ``r = 0 … n - 1`` gives every legal action exactly
+    once: the draw ``⌊u · n⌋`` is uniform over ``0 … n - 1``, so the action is uniform over
+    the legal ones, exactly (up to the 2^-24 grid of a float32 ``u``).
+    """
+    batched = batched_game(make_game("kill_the_king", **config))
+    assert batched.sample_draws == 1
+    positions = _random_positions(batched, 64, 200, seed=7)
+    for t, state in enumerate(positions):
+        mask = batched.legal_mask(state)
+        assert torch.equal(batched.legal_count(state), mask.sum(1)), f"step {t}"
+    for state in positions[::25]:
+        mask = batched.legal_mask(state)
+        n = mask.sum(1)
+        width = int(n.max())
+        games = torch.arange(state.batch_size).repeat_interleave(width)
+        r = torch.arange(width).repeat(state.batch_size)
+        u = ((r + 0.5) / n[games].clamp(min=1)).to(torch.float32)[:, None]
+        drawn = batched._sample(state.take(games), u).view(state.batch_size, width)
+        for b in range(state.batch_size):
+            got = sorted(drawn[b, : int(n[b])].tolist())
+            assert got == torch.nonzero(mask[b]).squeeze(1).tolist(), f"game {b}"
+        assert drawn[n == 0, 0].eq(0).all()  # finished games draw 0
+
+
+def test_sample_legal_is_uniform() -> None:
+    """Chi-square: many draws of ``sample_legal`` on fixed positions hit each legal action
+    about equally often (the statistic's Wilson-Hilferty z-score stays below 4.5)."""
+    batched = batched_game(make_game("kill_the_king", map="kwah"))
+    state = _random_positions(batched, 4, 40, seed=3)[-1]
+    generator = torch.Generator().manual_seed(11)
+    mask = batched.legal_mask(state)
+    for b in range(state.batch_size):
+        legal = torch.nonzero(mask[b]).squeeze(1)
+        k = len(legal)
+        assert k > 10  # a mid-game position with a real choice
+        one = state.take(torch.full((200 * k,), b))
+        counts = torch.bincount(batched.sample_legal(one, generator), minlength=mask.shape[1])
+        assert counts[~mask[b]].sum() == 0
+        expected = 200.0
+        chi2 = float(((counts[legal] - expected) ** 2 / expected).sum())
+        df = k - 1
+        z = ((chi2 / df) ** (1 / 3) - (1 - 2 / (9 * df))) / (2 / (9 * df)) ** 0.5
+        assert z < 4.5, f"game {b}: chi2 {chi2:.1f} with {df} degrees of freedom"
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="torch.compile on the CPU needs g++")
+def test_compiled_rules_match_the_uncompiled_ones() -> None:
+    """compile=True: one graph each for the step and the sampler, and the same games."""
+    from torch._dynamo.utils import counters
+
+    game = make_game("kill_the_king", map="small", max_rounds=40)
+    plain, compiled = batched_game(game), batched_game(game, compile=True)
+    graphs = counters["stats"]["unique_graphs"]
+    seeds = list(range(32))
+    state, again = plain.init(seeds), compiled.init(seeds)
+    draws, redraws = torch.Generator().manual_seed(5), torch.Generator().manual_seed(5)
+    for t in range(300):
+        actions = plain.sample_legal(state, draws)
+        assert torch.equal(compiled.sample_legal(again, redraws), actions), f"step {t}"
+        state = plain.step(state, actions, validate=False)
+        again = compiled.step(again, actions, validate=False)
+        for name in ("occ", "pos", "hp", "mp", "last", "tick", "player", "winner"):
+            assert torch.equal(getattr(again, name), getattr(state, name)), f"step {t}: {name}"
+    assert bool(plain.terminated(state).any())  # finished games were stepped too
+    assert counters["stats"]["unique_graphs"] - graphs == 2  # no recompilation
+    assert not counters["graph_break"]

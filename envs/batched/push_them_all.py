@@ -37,7 +37,12 @@ import itertools
 
 import torch
 
-from stratagem.envs.batched.stratega import PLAYING, StrategaBatch, StrategaBatchedGame
+from stratagem.envs.batched.stratega import (
+    PLAYING,
+    StrategaBatch,
+    StrategaBatchedGame,
+    smallest_int,
+)
 from stratagem.envs.core import Game
 from stratagem.envs.push_them_all import actions as A
 from stratagem.envs.push_them_all.maps import HOLE
@@ -105,9 +110,9 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         # a step copies pos, mp and last whole: they are kept in the smallest types that hold
         # their values (cells, movement points up to MAX_MP, rounds up to the round limit)
         self.field_dtypes = {
-            "pos": _smallest_int(self.cells),
-            "mp": _smallest_int(MAX_MP),
-            "last": _smallest_int(self.round_limit),
+            "pos": smallest_int(self.cells),
+            "mp": smallest_int(MAX_MP),
+            "last": smallest_int(self.round_limit),
         }
         self.refill = torch.where(self.present, MAX_MP, 0).to(self.field_dtypes["mp"])
         self._refill_or_0 = torch.stack([torch.zeros_like(self.refill), self.refill], 1).view(
@@ -127,7 +132,7 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         self._other_owner = (1 - self.owner).reshape(-1).contiguous()
         # ``occ`` holds unit ids and -1 in the smallest integer type that fits: every step
         # copies it whole, and at int64 that copy was the largest single cost of a step.
-        self.occ_dtype = _smallest_int(self.units)
+        self.occ_dtype = smallest_int(self.units)
         # per batch size: the flat offsets of each game's row in occ and pos
         self._rows: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
 
@@ -500,12 +505,3 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
             dim=2,
         )
         return planes.view(count, self.height, self.width, -1)
-
-
-def _smallest_int(largest: int) -> torch.dtype:
-    """The smallest signed integer type that holds ``-1 … largest``."""
-    return next(
-        t
-        for t in (torch.int8, torch.int16, torch.int32, torch.int64)
-        if largest <= torch.iinfo(t).max
-    )

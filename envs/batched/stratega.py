@@ -24,7 +24,7 @@ import torch
 from stratagem.envs.batched.core import BatchedGame, BatchedState
 from stratagem.envs.core import Game, State
 
-__all__ = ["NO_OWNER", "PLAYING", "StrategaBatch", "StrategaBatchedGame"]
+__all__ = ["NO_OWNER", "PLAYING", "StrategaBatch", "StrategaBatchedGame", "smallest_int"]
 
 #: ``winner`` of a game still being played (the scalar ``None``).
 PLAYING = -2
@@ -276,3 +276,16 @@ class StrategaBatchedGame(BatchedGame[B]):
             occ=self._occupancy(fields["pos"]),
             **fields,
         )
+
+
+def smallest_int(largest: int) -> torch.dtype:
+    """The smallest signed integer type that holds ``-1 … largest``.
+
+    A step copies every changed field of a batch whole, so the games keep the large ones
+    (``occ``, per-unit fields) in the smallest type that holds their values.
+    """
+    return next(
+        t
+        for t in (torch.int8, torch.int16, torch.int32, torch.int64)
+        if largest <= torch.iinfo(t).max
+    )
