@@ -413,17 +413,10 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
         ``r``-th, found unit by unit, then within the unit (its steps first, in plane order,
         then the units in its reach, in slot order).
         """
-        p, units = self.per_player, self.units
+        units = self.units
         pos, code, steps, reach = self._unit_actions(state)
         hit = reach >= 0
-        per_unit = steps + hit.sum(1)
-        upto = per_unit.cumsum(0)  # (P, B) actions of the units up to each
-        n = upto[-1] + 1  # EndTurn
-        r = (u.view(-1) * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
-        before = upto <= r  # the units whose actions all come before the r-th
-        unit = before.sum(0)  # P: EndTurn
-        i = r - (before * per_unit).sum(0)
-        slot = unit.clamp(max=p - 1)[None]
+        unit, i, slot = self._count_draw(steps + hit.sum(1), u)
         own_steps = steps.gather(0, slot).squeeze(0)
         moved = self._move_pick.index_select(
             0, code.gather(0, slot).squeeze(0) * _STEPS + i.clamp(max=_STEPS - 1)
@@ -434,8 +427,7 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
         target = (seen <= i - own_steps).sum(0).clamp_(max=units - 1)
         acted = reach.gather(0, wide).squeeze(0).gather(0, target[None]).squeeze(0)
         action = torch.where(i < own_steps, moved, acted).add_(pos.gather(0, slot).squeeze(0))
-        action = torch.where(unit == p, self.num_actions - 1, action)
-        return torch.where(state.winner == PLAYING, action, 0)
+        return self._drawn(state, unit, action)
 
     def legal_candidates(self, state: KillTheKingBatch) -> tuple[torch.Tensor, torch.Tensor]:
         """The player to move's candidates (see :meth:`_candidate_tables`): ``(B, K)``.

@@ -390,17 +390,10 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
         """
         codes, pos = self._codes(state)
         per_unit = self._code_count.index_select(0, codes.view(-1)).view(codes.shape)
-        upto = per_unit.cumsum(0)  # (P, B) actions of the units up to each
-        n = upto[-1] + 1  # EndTurn
-        r = (u.view(-1) * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
-        before = upto <= r  # the units whose actions all come before the r-th
-        unit = before.sum(0)  # P: EndTurn
-        i = r - (before * per_unit).sum(0)
-        slot = unit.clamp(max=self.per_player - 1)[None]
+        unit, i, slot = self._count_draw(per_unit, u)
         at = codes.gather(0, slot).squeeze(0) * _PLANES + i
         action = self._code_pick.index_select(0, at).add_(pos.gather(0, slot).squeeze(0))
-        action = torch.where(unit == self.per_player, self.num_actions - 1, action)
-        return torch.where(state.winner == PLAYING, action, 0)
+        return self._drawn(state, unit, action)
 
     def legal_candidates(self, state: PushThemAllBatch) -> tuple[torch.Tensor, torch.Tensor]:
         """Per unit slot of the player to move its 21 planes, then EndTurn: ``(B, K)``.

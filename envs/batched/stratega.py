@@ -79,6 +79,8 @@ class StrategaBatchedGame(BatchedGame[B]):
     unit_fields: dict[str, int] = {"mp": 1}
     #: The game's batch class.
     batch_type: type[B]
+    #: ``P``, the most units a player has on any board (set by games that draw by counting).
+    per_player: int
     #: The integer type of ``occ`` (a game may take a smaller one: a step copies ``occ`` whole).
     occ_dtype: torch.dtype = torch.int64
     #: Integer types of per-unit fields (``pos`` included) other than int64 (a step copies
@@ -174,6 +176,34 @@ class StrategaBatchedGame(BatchedGame[B]):
         mp = torch.where(new_round[:, None], refill, state.mp)
         winner = torch.where(ending & (tick >= self.round_limit), -1, state.winner)
         return {"player": player, "tick": tick, "mp": mp, "winner": winner}
+
+    def _count_draw(
+        self, per_unit: torch.Tensor, u: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The ``⌊u · n⌋``-th of ``n`` legal actions, located by counting (the games' samplers).
+
+        Args:
+            per_unit: ``(P, B)`` the legal actions of each unit slot of the player to move (in
+                slot order); EndTurn, always legal, comes after them.
+            u: ``(B, 1)`` uniform numbers in ``[0, 1)``.
+
+        Returns:
+            ``(unit, i, slot)``: per game the slot of the drawn action's unit (``P`` for
+            EndTurn), the action's index among that unit's, and the slot clamped to ``P - 1``
+            as a ``(1, B)`` index for ``gather``.
+        """
+        upto = per_unit.cumsum(0)  # (P, B) actions of the units up to each
+        n = upto[-1] + 1  # EndTurn
+        r = (u.view(-1) * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
+        before = upto <= r  # the units whose actions all come before the r-th
+        unit = before.sum(0)  # P: EndTurn
+        i = r - (before * per_unit).sum(0)
+        return unit, i, unit.clamp(max=len(per_unit) - 1)[None]
+
+    def _drawn(self, state: B, unit: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
+        """The sampler's result: EndTurn where ``unit`` is ``P``, 0 in finished games."""
+        action = torch.where(unit == self.per_player, self.num_actions - 1, action)
+        return torch.where(state.winner == PLAYING, action, 0)
 
     def current_player(self, state: B) -> torch.Tensor:
         """``(B,)`` the player to move."""
