@@ -96,3 +96,13 @@ def test_many_batch_sizes_and_games_each_compile_once() -> None:
             state, actions = batched.step_random(batched.init(range(size)), generator)
             assert actions.shape == (size,)
         assert len(batched._random_rules.by_size) == 5
+
+
+def test_compile_without_python_headers_says_what_to_install(monkeypatch, tmp_path) -> None:
+    """Inductor's C++ includes Python.h: a missing header is named before any step."""
+    import sysconfig
+
+    monkeypatch.setattr(sysconfig, "get_paths", lambda: {"include": str(tmp_path)})
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/g++")
+    with pytest.raises(RuntimeError, match="Python.h"):
+        batched_game(make_game("push_them_all", map="pta"), compile=True)

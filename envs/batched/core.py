@@ -34,6 +34,7 @@ import dataclasses
 import importlib
 import os
 import shutil
+import sysconfig
 import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -159,17 +160,25 @@ class BatchedGame(ABC, Generic[S]):
         nothing is compiled before the first call.
 
         Raises:
-            RuntimeError: On a CPU device when no C++ compiler is on the PATH (inductor writes
-                C++ for the CPU), naming what to install.
+            RuntimeError: On a CPU device when no C++ compiler is on the PATH or Python's headers
+                are missing (inductor writes C++ for the CPU), naming what to install.
         """
-        if self.device.type == "cpu" and not any(
-            shutil.which(c) for c in (os.environ.get("CXX", ""), "g++", "c++", "clang++") if c
-        ):
-            raise RuntimeError(
-                f"{self.spec.name}: compile=True on the CPU needs a C++ compiler for "
-                "torch.compile (inductor), and none of $CXX, g++, c++, clang++ is on the PATH; "
-                "install one (Debian/Ubuntu: apt install g++) or pass compile=False"
-            )
+        if self.device.type == "cpu":
+            if not any(
+                shutil.which(c) for c in (os.environ.get("CXX", ""), "g++", "c++", "clang++") if c
+            ):
+                raise RuntimeError(
+                    f"{self.spec.name}: compile=True on the CPU needs a C++ compiler for "
+                    "torch.compile (inductor), and none of $CXX, g++, c++, clang++ is on the "
+                    "PATH; install one (Debian/Ubuntu: apt install g++) or pass compile=False"
+                )
+            include = sysconfig.get_paths()["include"]
+            if not os.path.exists(os.path.join(include, "Python.h")):
+                raise RuntimeError(
+                    f"{self.spec.name}: compile=True on the CPU builds C++ against Python's "
+                    f"headers, and {include} has no Python.h; install them (Debian/Ubuntu: apt "
+                    "install python3-dev) or pass compile=False"
+                )
         # on the CPU inductor's C++ wrapper also takes the Python glue between the fused
         # loops out of each call (about 30% more steps/s at batch 1,024)
         options = {"cpp_wrapper": True} if self.device.type == "cpu" else {}
