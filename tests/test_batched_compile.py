@@ -10,14 +10,14 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 from stratagem.envs.batched import batched_game, sample_legal  # noqa: E402
+from stratagem.envs.batched.core import compile_unavailable  # noqa: E402
 from stratagem.envs.batched.testing import check_against_scalar  # noqa: E402
 from stratagem.envs.registry import batched_game_names, make_game  # noqa: E402
 
 CONFIGS = {"push_them_all": {"map": "pta"}, "kill_the_king": {"map": "kwah"}}
 
 needs_compiler = pytest.mark.skipif(
-    not any(shutil.which(c) for c in ("g++", "c++", "clang++")),
-    reason="torch.compile on the CPU needs a C++ compiler (none on the PATH)",
+    compile_unavailable("cpu") is not None, reason=str(compile_unavailable("cpu"))
 )
 
 
@@ -106,3 +106,21 @@ def test_compile_without_python_headers_says_what_to_install(monkeypatch, tmp_pa
     monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/g++")
     with pytest.raises(RuntimeError, match="Python.h"):
         batched_game(make_game("push_them_all", map="pta"), compile=True)
+
+
+@pytest.mark.parametrize("name", batched_game_names())
+def test_the_default_candidate_sampler_draws_legal_actions(name: str) -> None:
+    """The contract's sampler (for games without their own) draws only legal actions, and all
+    of them over many draws."""
+    from stratagem.envs.batched.core import BatchedGame
+
+    batched = batched_game(make_game(name, **CONFIGS[name]))
+    state = batched.init([0])
+    for _ in range(30):
+        state, _ = batched.step_random(state, torch.Generator().manual_seed(1))
+    mask = batched.legal_mask(state)[0]
+    many = state.take(torch.zeros(400, dtype=torch.int64))
+    u = torch.rand(400, batched.candidates, generator=torch.Generator().manual_seed(2))
+    drawn = BatchedGame._sample(batched, many, u)
+    assert mask[drawn].all()
+    assert set(drawn.tolist()) == set(torch.nonzero(mask).squeeze(1).tolist())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from stratagem.envs.batched import batched_game, sample_legal  # noqa: E402
+from stratagem.envs.batched.core import compile_unavailable  # noqa: E402
 from stratagem.envs.batched.kill_the_king import BatchedKillTheKing  # noqa: E402
 from stratagem.envs.batched.testing import check_against_scalar  # noqa: E402
 from stratagem.envs.kill_the_king import actions as A  # noqa: E402
@@ -251,7 +251,7 @@ def test_sample_legal_is_uniform() -> None:
         assert z < 4.5, f"game {b}: chi2 {chi2:.1f} with {df} degrees of freedom"
 
 
-@pytest.mark.skipif(shutil.which("g++") is None, reason="torch.compile on the CPU needs g++")
+@pytest.mark.skipif(compile_unavailable("cpu") is not None, reason=str(compile_unavailable("cpu")))
 def test_compiled_rules_match_the_uncompiled_ones() -> None:
     """compile=True: one graph each for the step and the sampler, and the same games."""
     from torch._dynamo.utils import counters

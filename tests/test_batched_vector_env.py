@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -15,6 +13,7 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 import stratagem  # noqa: E402, F401  (registers the Gymnasium ids)
+from stratagem.envs.batched.core import compile_unavailable  # noqa: E402
 from stratagem.envs.core import ActionTypeError, Game, IllegalActionError  # noqa: E402
 from stratagem.envs.registry import (  # noqa: E402
     batched_game_names,
@@ -123,10 +122,7 @@ def test_as_tensors_returns_tensors_on_the_device() -> None:
     assert isinstance(envs.action_masks(), np.ndarray)  # sb3-contrib reads numpy
 
 
-@pytest.mark.skipif(
-    not any(shutil.which(c) for c in ("g++", "c++", "clang++")),
-    reason="torch.compile on the CPU needs a C++ compiler (none on the PATH)",
-)
+@pytest.mark.skipif(compile_unavailable("cpu") is not None, reason=str(compile_unavailable("cpu")))
 def test_compiled_rules_give_the_same_episodes() -> None:
     """compile=True changes the speed only: same observations, rewards and ends."""
     runs = []

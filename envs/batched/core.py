@@ -52,6 +52,7 @@ __all__ = [
     "BatchedState",
     "action_tensor",
     "batched_game",
+    "compile_unavailable",
     "has_batched",
     "sample_legal",
 ]
@@ -163,22 +164,9 @@ class BatchedGame(ABC, Generic[S]):
             RuntimeError: On a CPU device when no C++ compiler is on the PATH or Python's headers
                 are missing (inductor writes C++ for the CPU), naming what to install.
         """
-        if self.device.type == "cpu":
-            if not any(
-                shutil.which(c) for c in (os.environ.get("CXX", ""), "g++", "c++", "clang++") if c
-            ):
-                raise RuntimeError(
-                    f"{self.spec.name}: compile=True on the CPU needs a C++ compiler for "
-                    "torch.compile (inductor), and none of $CXX, g++, c++, clang++ is on the "
-                    "PATH; install one (Debian/Ubuntu: apt install g++) or pass compile=False"
-                )
-            include = sysconfig.get_paths()["include"]
-            if not os.path.exists(os.path.join(include, "Python.h")):
-                raise RuntimeError(
-                    f"{self.spec.name}: compile=True on the CPU builds C++ against Python's "
-                    f"headers, and {include} has no Python.h; install them (Debian/Ubuntu: apt "
-                    "install python3-dev) or pass compile=False"
-                )
+        missing = compile_unavailable(self.device)
+        if missing is not None:
+            raise RuntimeError(f"{self.spec.name}: {missing}")
         # on the CPU inductor's C++ wrapper also takes the Python glue between the fused
         # loops out of each call (about 30% more steps/s at batch 1,024)
         options = {"cpp_wrapper": True} if self.device.type == "cpu" else {}
@@ -426,6 +414,32 @@ def sample_legal(
     actions), and random play is then that much faster.
     """
     return game.sample_legal(state, generator)
+
+
+def compile_unavailable(device: torch.device | str) -> str | None:
+    """Why ``compile=True`` cannot work on ``device`` here, or ``None`` when it can.
+
+    On the CPU inductor writes C++ and builds it against Python's headers, so it needs a C++
+    compiler on the PATH and ``Python.h``; on CUDA it uses Triton, which CUDA builds of torch
+    bring. :meth:`BatchedGame.compile_rules` raises with this message, and tests skip with it.
+    """
+    if torch.device(device).type != "cpu":
+        return None
+    compilers = (os.environ.get("CXX", ""), "g++", "c++", "clang++")
+    if not any(shutil.which(c) for c in compilers if c):
+        return (
+            "compile=True on the CPU needs a C++ compiler for torch.compile (inductor), and none "
+            "of $CXX, g++, c++, clang++ is on the PATH; install one (Debian/Ubuntu: apt install "
+            "g++) or pass compile=False"
+        )
+    include = sysconfig.get_paths()["include"]
+    if not os.path.exists(os.path.join(include, "Python.h")):
+        return (
+            f"compile=True on the CPU builds C++ against Python's headers, and {include} has no "
+            "Python.h; install them (Debian/Ubuntu: apt install python3-dev) or pass "
+            "compile=False"
+        )
+    return None
 
 
 def action_tensor(
