@@ -69,6 +69,27 @@ def test_gumbel_search_finds_the_winning_move_with_few_simulations(simulations):
     assert result.policy.sum() == pytest.approx(1.0)
 
 
+def test_gumbel_search_evaluates_each_round_of_sequential_halving_in_one_batch():
+    """A round visits each surviving candidate once, in disjoint subtrees: one evaluator call.
+
+    Tic-tac-toe's empty board, 8 of 9 actions considered, 16 simulations: rounds of 8, 4, 2
+    and 2 leaves after the root's own evaluation (no leaf this shallow ends the game).
+    """
+    sizes: list[int] = []
+
+    def recording(observations, legal):
+        sizes.append(len(legal))
+        return uniform_evaluator(observations, legal)
+
+    root = Node(ttt_state(""))
+    _, evaluated = gumbel_search(
+        [root], recording, 16, 2, rng=np.random.default_rng(1), max_considered=8
+    )
+    assert sizes == [1, 8, 4, 2, 2]
+    assert evaluated == 17 and root.visits.sum() == 16
+    assert sorted(root.visits.tolist(), reverse=True)[:4] == [4, 4, 2, 2]
+
+
 def test_gumbel_search_without_noise_is_deterministic_and_batches_roots():
     roots = [Node(ttt_state("xx.oo....")), Node(ttt_state("x...o....")), Node(ttt_state(""))]
     a, _ = gumbel_search(roots, uniform_evaluator, 8, 2, rng=None)

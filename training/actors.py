@@ -516,7 +516,12 @@ class _Slots:
 
 
 class _RemoteEvaluator:
-    """The actor's :data:`BatchEvaluator`: leaves to the server through the shared arrays."""
+    """The actor's :data:`BatchEvaluator`: leaves to the server through the shared arrays.
+
+    The slots hold one leaf per parallel game; a step of the Gumbel search can bring more (a
+    round of sequential halving descends into every surviving candidate), which go to the
+    server in slot-sized parts.
+    """
 
     def __init__(self, conn: Connection, slots: _Slots) -> None:
         self.conn, self.slots = conn, slots
@@ -524,11 +529,17 @@ class _RemoteEvaluator:
     def __call__(
         self, observations: np.ndarray, legal: Sequence[np.ndarray]
     ) -> tuple[list[np.ndarray], np.ndarray]:
-        k = len(observations)
-        self.slots.obs[:k] = observations
-        self.conn.send(("eval", k))
-        self.conn.recv_bytes()
-        return legal_softmax(self.slots.logits[:k], legal), self.slots.values[:k].copy()
+        rows = len(self.slots.obs)
+        priors: list[np.ndarray] = []
+        values: list[np.ndarray] = []
+        for start in range(0, len(observations), rows):
+            k = min(rows, len(observations) - start)
+            self.slots.obs[:k] = observations[start : start + k]
+            self.conn.send(("eval", k))
+            self.conn.recv_bytes()
+            priors += legal_softmax(self.slots.logits[:k], legal[start : start + k])
+            values.append(self.slots.values[:k].copy())
+        return priors, np.concatenate(values)
 
 
 def _share_game(ctx: Any, game: Game) -> Any:

@@ -233,6 +233,11 @@ def batched_gumbel_search(
         gumbel = torch.zeros(b, k, device=device)
     considered = legal0.sum(dim=1).clamp(max=max_considered)
     table = _schedule(max_considered, simulations, device)
+    # a round of sequential halving ranks its candidates once, at its start (as the scalar
+    # search does, which evaluates a round's leaves in one batch)
+    round_start = torch.ones_like(table, dtype=torch.bool)
+    round_start[:, 1:] = table[:, 1:] != table[:, :-1]
+    ranked = torch.zeros(b, k, device=device)
 
     def sigma_at(node: torch.Tensor) -> tuple[torch.Tensor, ...]:
         logits, legal, visits, q, raw = trees.edges(node)
@@ -250,7 +255,9 @@ def batched_gumbel_search(
             logits, legal, visits, sigma = sigma_at(node)
             if depth == 0:
                 target = table[considered, sim]
-                score = gumbel + logits + sigma
+                start = round_start[considered, sim]
+                ranked = torch.where(start[:, None], gumbel + logits + sigma, ranked)
+                score = ranked
                 allowed = legal & (visits == target[:, None])
                 allowed = torch.where(allowed.any(dim=1, keepdim=True), allowed, legal)
             else:
