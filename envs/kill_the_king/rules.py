@@ -132,6 +132,9 @@ class UnitView(NamedTuple):
     can_act: bool
 
 
+#: ``actions.PLANE_KIND`` in the ``(kind, index, dx, dy)`` form :meth:`StrategaState.apply` reads.
+_PLANE_KIND = tuple((kind, -1, dx, dy) for kind, dx, dy in A.PLANE_KIND)
+
 #: Kinds of the candidate actions :meth:`KillTheKingState.sample_legal_action` draws from.
 _SLOT_END, _SLOT_MOVE, _SLOT_EMPTY, _SLOT_ATTACK, _SLOT_HEAL = range(5)
 #: Candidates drawn before :meth:`KillTheKingState.sample_legal_action` lists the legal actions
@@ -171,18 +174,8 @@ class _Static(BoardFacts):
 
     def __init__(self, board: Board) -> None:
         super().__init__(board, TILE_SYMBOLS, len(TILE_NAMES), A.NUM_PLANES)
-        w, h = board.width, board.height
         # For each cell: ((action, destination), ...) over in-board walkable neighbours.
-        targets = []
-        for p in range(self.hw):
-            y, x = divmod(p, w)
-            row = []
-            for plane, (dx, dy) in enumerate(A.MOVE_OFFSETS):
-                nx, ny = x + dx, y + dy
-                if 0 <= nx < w and 0 <= ny < h and self.walkable[ny * w + nx]:
-                    row.append(((A.MOVE_PLANE0 + plane) * self.hw + p, ny * w + nx))
-            targets.append(tuple(row))
-        self.move_targets = tuple(targets)
+        self.move_targets = self.step_targets(A.MOVE_OFFSETS, A.MOVE_PLANE0)
         self.utype = tuple(u[0] for u in board.units)
         self.owner = tuple(u[1] for u in board.units)
         self.units_of = tuple(
@@ -322,6 +315,7 @@ class KillTheKingGame(StrategaGame):
         state.game = self
         state.board_index = index
         state._s = static
+        state._owner = static.owner
         state._pos = [y * static.width + x for _, _, x, y in units]
         state._hp = [_MAX_HP[t] for t, _, _, _ in units]
         state._mp = [_MAX_MP[t] for t, _, _, _ in units]
@@ -370,6 +364,7 @@ class KillTheKingGame(StrategaGame):
             occ[p] = u
         state.board_index = index
         state._s = static
+        state._owner = static.owner
         state._pos, state._hp, state._mp, state._last = (
             fields["pos"],
             fields["hp"],
@@ -393,11 +388,13 @@ class KillTheKingState(StrategaState[UnitView]):
 
     game: KillTheKingGame
     render_module = "stratagem.envs.kill_the_king.render"
+    _PLANE_KIND = _PLANE_KIND
     __slots__ = (
         "_hp",
         "_last",
         "_mp",
         "_occ",
+        "_owner",
         "_pos",
         "_s",
         "board_index",
@@ -409,11 +406,12 @@ class KillTheKingState(StrategaState[UnitView]):
 
     # ----------------------------------------------------------------- contract
     def clone(self) -> KillTheKingState:
-        """Copy the five small mutable containers; board facts are shared."""
+        """Copy the five small mutable containers; board facts (and owners) are shared."""
         c = KillTheKingState.__new__(KillTheKingState)
         c.game = self.game
         c.board_index = self.board_index
         c._s = self._s
+        c._owner = self._owner
         c._pos = self._pos[:]
         c._hp = self._hp[:]
         c._mp = self._mp[:]
@@ -515,39 +513,10 @@ class KillTheKingState(StrategaState[UnitView]):
         legal = self.legal_action_list()
         return legal[int(rand() * len(legal))]
 
-    def apply(self, action: int) -> None:
-        """Advance by one decision; illegal actions raise and change nothing."""
-        if type(action) is not int:
-            action = self.check_action_index(action)
+    def _act(self, action: int, kind: str, u: int, p: int, k: int, dx: int, dy: int) -> None:
+        """Attack or Heal (Move, Empty and the checks are :meth:`StrategaState.apply`)."""
         s = self._s
-        if self.winner is not None:
-            raise self.illegal(action, "the game is over")
-        if action == s.end_turn:
-            self._end_turn()
-            return
-        if not 0 <= action < s.end_turn:
-            raise self.illegal(action, f"outside the action space 0..{s.end_turn}")
-        plane, p = divmod(action, s.hw)
-        u = self._occ.get(p)
-        if u is None or s.owner[u] != self.current_player:
-            y, x = divmod(p, s.width)
-            raise self.illegal(action, f"no unit of player {self.current_player} at ({x},{y})")
-        kind, dx, dy = A.PLANE_KIND[plane]
         t = s.utype[u]
-        if kind == "move" or kind == "empty":
-            if self._mp[u] < 1:
-                raise self.illegal(action, "the unit has no movement point left this round")
-            if kind == "move":
-                q = self._target(p, dx, dy)
-                if q < 0 or not s.walkable[q] or q in self._occ:
-                    raise self.illegal(
-                        action, "the destination is off the board, not walkable or occupied"
-                    )
-                del self._occ[p]
-                self._occ[q] = u
-                self._pos[u] = q
-            self._mp[u] -= 1
-            return
         if self.tick - self._last[u] < 1:
             raise self.illegal(action, "the unit already attacked or healed this round")
         q = self._target(p, dx, dy)

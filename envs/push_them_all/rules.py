@@ -114,7 +114,6 @@ class _Static(BoardFacts):
     """Per-board facts shared by every state on that board (never mutated)."""
 
     __slots__ = (
-        "hole",
         "holes",
         "move_targets",
         "owner",
@@ -131,29 +130,24 @@ class _Static(BoardFacts):
         # x-major, the order in which the reference's PusherAgent lists them (ties matter)
         self.holes = tuple((x, y) for x in range(w) for y in range(h) if self.hole[y * w + x])
         # Per cell: ((move action, destination), ...) over in-board walkable orthogonal neighbours.
-        moves = []
+        self.move_targets = self.step_targets(A.MOVE_OFFSETS, A.MOVE_PLANE0)
         # Per cell: ((side, neighbour cell), ...) over in-board orthogonal neighbours.
         sides = []
         # Per cell and push type: the cell a pushed unit lands on, or -1 off the board.
         dest = []
         for p in range(self.hw):
             y, x = divmod(p, w)
-            row, srow = [], []
+            srow = []
             for i, (dx, dy) in enumerate(A.MOVE_OFFSETS):
                 nx, ny = x + dx, y + dy
                 if 0 <= nx < w and 0 <= ny < h:
-                    q = ny * w + nx
-                    srow.append((i, q))
-                    if self.walkable[q]:
-                        row.append(((A.MOVE_PLANE0 + i) * self.hw + p, q))
-            moves.append(tuple(row))
+                    srow.append((i, ny * w + nx))
             sides.append(tuple(srow))
             drow = []
             for dx, dy in A.PUSH_OFFSETS:
                 nx, ny = x + dx, y + dy
                 drow.append(ny * w + nx if 0 <= nx < w and 0 <= ny < h else -1)
             dest.append(tuple(drow))
-        self.move_targets = tuple(moves)
         self.sides = tuple(sides)
         self.push_dest = tuple(dest)
         self.utype = tuple(u[0] for u in board.units)
@@ -226,6 +220,7 @@ class PushThemAllGame(StrategaGame):
         state.game = self
         state.board_index = index
         state._s = static
+        state._owner = static.owner
         state._pos = [y * static.width + x for _, _, x, y in units]
         state._mp = [MAX_MP] * len(units)
         state._last = [0] * (NUM_PUSHES * len(units))
@@ -290,11 +285,13 @@ class PushThemAllState(StrategaState[UnitView]):
 
     game: PushThemAllGame
     render_module = "stratagem.envs.push_them_all.render"
+    _PLANE_KIND = A.PLANE_KIND
     __slots__ = (
         "_alive",
         "_last",
         "_mp",
         "_occ",
+        "_owner",
         "_pos",
         "_s",
         "board_index",
@@ -306,11 +303,12 @@ class PushThemAllState(StrategaState[UnitView]):
 
     # ----------------------------------------------------------------- contract
     def clone(self) -> PushThemAllState:
-        """Copy the few small mutable containers; board facts are shared."""
+        """Copy the few small mutable containers; board facts (and owners) are shared."""
         c = PushThemAllState.__new__(PushThemAllState)
         c.game = self.game
         c.board_index = self.board_index
         c._s = self._s
+        c._owner = self._owner
         c._pos = self._pos[:]
         c._mp = self._mp[:]
         c._last = self._last[:]
@@ -352,40 +350,6 @@ class PushThemAllState(StrategaState[UnitView]):
                         out.append(_PUSH_PLANE[k][side] * hw + p)
         out.append(s.end_turn)
         return out
-
-    def apply(self, action: int) -> None:
-        """Advance by one decision; illegal actions raise and change nothing."""
-        if type(action) is not int:
-            action = self.check_action_index(action)
-        s = self._s
-        if self.winner is not None:
-            raise self.illegal(action, "the game is over")
-        if action == s.end_turn:
-            self._end_turn()
-            return
-        if not 0 <= action < s.end_turn:
-            raise self.illegal(action, f"outside the action space 0..{s.end_turn}")
-        plane, p = divmod(action, s.hw)
-        u = self._occ.get(p)
-        if u is None or s.owner[u] != self.current_player:
-            y, x = divmod(p, s.width)
-            raise self.illegal(action, f"no unit of player {self.current_player} at ({x},{y})")
-        kind, k, dx, dy = A.PLANE_KIND[plane]
-        if kind == "push":
-            self._push(action, u, p, k, dx, dy)
-            return
-        if self._mp[u] < 1:
-            raise self.illegal(action, "the unit has no movement point left this round")
-        if kind == "move":
-            q = self._target(p, dx, dy)
-            if q < 0 or not s.walkable[q] or q in self._occ:
-                raise self.illegal(
-                    action, "the destination is off the board, not walkable or occupied"
-                )
-            self._mp[u] -= 1
-            self._place(u, p, q)
-            return
-        self._mp[u] -= 1  # empty
 
     def observation(self, player: int) -> np.ndarray:
         """``H × W × 16`` planes relative to ``player`` (see ``OBSERVATION_PLANES``)."""
@@ -470,7 +434,8 @@ class PushThemAllState(StrategaState[UnitView]):
 
     # ----------------------------------------------------------------- internals
 
-    def _push(self, action: int, u: int, p: int, k: int, dx: int, dy: int) -> None:
+    def _act(self, action: int, kind: str, u: int, p: int, k: int, dx: int, dy: int) -> None:
+        """Push (the only kind besides Move and Empty, which :meth:`StrategaState.apply` plays)."""
         s = self._s
         if s.utype[u] != WARRIOR:
             raise self.illegal(action, f"a {UNIT_NAMES[s.utype[u]]} cannot push")
@@ -489,17 +454,21 @@ class PushThemAllState(StrategaState[UnitView]):
             self._place(v, q, d)
 
     def _place(self, u: int, p: int, q: int) -> None:
-        """Move unit ``u`` from ``p`` to ``q``; a unit ending on a Hole falls in (OnAdvance)."""
+        """Move (push) unit ``u`` from ``p`` to ``q``; on a Hole it falls in (OnAdvance)."""
         del self._occ[p]
         if self._s.hole[q]:
-            self._pos[u] = -1
-            owner = self._s.owner[u]
-            self._alive[owner] -= 1
-            if self._alive[owner] == 0:
-                self.winner = self._outcome()
+            self._fall(u)
             return
         self._occ[q] = u
         self._pos[u] = q
+
+    def _fall(self, u: int) -> None:
+        """Remove unit ``u``, off its cell and on a Hole; its side loses with its last unit."""
+        self._pos[u] = -1
+        owner = self._s.owner[u]
+        self._alive[owner] -= 1
+        if self._alive[owner] == 0:
+            self.winner = self._outcome()
 
     def _end_turn(self) -> None:
         self.current_player = 1 - self.current_player

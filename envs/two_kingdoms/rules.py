@@ -155,35 +155,17 @@ class _Static(BoardFacts):
 
     def __init__(self, board: Board) -> None:
         super().__init__(board, TILE_SYMBOLS, len(TILE_NAMES), A.NUM_PLANES)
-        w, h = board.width, board.height
-        moves, attacks, mines, spawns = [], [], [], []
-        for p in range(self.hw):
-            y, x = divmod(p, w)
-            mrow, arow, srow = [], [], [[], []]
-            for i, (dx, dy) in enumerate(A.NEIGHBOURS):
-                nx, ny = x + dx, y + dy
-                if not (0 <= nx < w and 0 <= ny < h):
-                    continue
-                q = ny * w + nx
-                arow.append(((A.ATTACK_PLANE0 + i) * self.hw + p, q))
-                if self.walkable[q]:
-                    mrow.append(((A.MOVE_PLANE0 + i) * self.hw + p, q))
-                    for k in range(len(A.SPAWN_KINDS)):
-                        plane = A.SPAWN_PLANE0 + k * len(A.NEIGHBOURS) + i
-                        srow[k].append((plane * self.hw + p, q))
-            mirow = []
-            for i, (dx, dy) in enumerate(A.SIDE_OFFSETS):
-                nx, ny = x + dx, y + dy
-                if 0 <= nx < w and 0 <= ny < h:
-                    mirow.append(((A.MINE_PLANE0 + i) * self.hw + p, ny * w + nx))
-            moves.append(tuple(mrow))
-            attacks.append(tuple(arow))
-            mines.append(tuple(mirow))
-            spawns.append((tuple(srow[0]), tuple(srow[1])))
-        self.move_targets = tuple(moves)
-        self.attack_cells = tuple(attacks)
-        self.mine_cells = tuple(mines)
-        self.spawn_targets = tuple(spawns)
+        # Per cell: ((action, target cell), ...); moves and spawns onto walkable cells only.
+        nb = A.NEIGHBOURS
+        self.move_targets = self.step_targets(nb, A.MOVE_PLANE0)
+        self.attack_cells = self.step_targets(nb, A.ATTACK_PLANE0, walkable_only=False)
+        self.mine_cells = self.step_targets(A.SIDE_OFFSETS, A.MINE_PLANE0, walkable_only=False)
+        # Per cell: (worker spawns, warrior spawns), in the order of ``A.SPAWN_KINDS``.
+        worker, warrior = (
+            self.step_targets(nb, A.SPAWN_PLANE0 + k * len(nb)) for k in range(len(A.SPAWN_KINDS))
+        )
+        self.spawn_targets = tuple(zip(worker, warrior, strict=True))
+        self.immobile = frozenset(i for i, (t, _, _, _) in enumerate(board.units) if t == CITY)
 
 
 class TwoKingdomsGame(StrategaGame):
@@ -362,6 +344,8 @@ class TwoKingdomsState(TwoKingdomsQueries, StrategaState[UnitView]):
 
     game: TwoKingdomsGame
     render_module = "stratagem.envs.two_kingdoms.render"
+    _PLANE_KIND = A.PLANE_KIND
+    _NOUN = "entity"
     __slots__ = (
         "_gold",
         "_hp",
@@ -465,47 +449,16 @@ class TwoKingdomsState(TwoKingdomsQueries, StrategaState[UnitView]):
         out.append(s.end_turn)
         return out
 
-    def apply(self, action: int) -> None:
-        """Advance by one decision; illegal actions raise and change nothing."""
-        if type(action) is not int:
-            action = self.check_action_index(action)
-        s = self._s
-        if self.winner is not None:
-            raise self.illegal(action, "the game is over")
-        if action == s.end_turn:
-            self._end_turn()
-            return
-        if not 0 <= action < s.end_turn:
-            raise self.illegal(action, f"outside the action space 0..{s.end_turn}")
-        plane, p = divmod(action, s.hw)
-        u = self._occ.get(p)
+    def _act(self, action: int, kind: str, u: int, p: int, k: int, dx: int, dy: int) -> None:
+        """Spawn, research, mine or attack (:meth:`StrategaState.apply` plays Move and Empty).
+
+        A City's Move comes here too (Cities are the board facts' ``immobile``): it is refused.
+        """
         me = self.current_player
-        if u is None or self._owner[u] != me:
-            y, x = divmod(p, s.width)
-            raise self.illegal(action, f"no entity of player {me} at ({x},{y})")
-        kind, k, dx, dy = A.PLANE_KIND[plane]
         t = self._type[u]
         name = UNIT_NAMES[t]
-        if kind == "empty":
-            if self._mp[u] < 1:
-                raise self.illegal(action, "the entity has no movement point left this round")
-            self._mp[u] -= 1
-            return
         if kind == "move":
-            if t == CITY:
-                raise self.illegal(action, "a city cannot move")
-            if self._mp[u] < 1:
-                raise self.illegal(action, "the unit has no movement point left this round")
-            q = self._target(p, dx, dy)
-            if q < 0 or not s.walkable[q] or q in self._occ:
-                raise self.illegal(
-                    action, "the destination is off the board, not walkable or occupied"
-                )
-            del self._occ[p]
-            self._occ[q] = u
-            self._pos[u] = q
-            self._mp[u] = 0
-            return
+            raise self.illegal(action, "a city cannot move")
         if kind == "spawn":
             self._spawn(action, u, p, k, dx, dy)
             return
