@@ -765,6 +765,7 @@ def test_partial_observability_hides_unseen_tiles_and_private_figures():
     assert np.all(planes[fog][:, 8:70] == 0.0)
     # re-draw what the player cannot know: the observation stays the same
     hidden = s.clone()
+    hidden._own_board()  # a clone shares the board lists until it writes them
     hidden.stars[other] += 50
     hidden.techs[other] = C.ALL_TECHS_MASK
     hidden.kills[other] += 3

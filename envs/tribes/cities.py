@@ -147,6 +147,7 @@ def assign_city_tiles(s: TribesState, cid: int, radius: int, reserved: Container
             by side, and the reference's loader gives the second capital's centre to the
             first city, after which the second city's actions act on the first one.
     """
+    s._own_board()
     city = s.cities[cid]
     tribe = city[C_TRIBE]
     tile_city = s.tile_city
@@ -284,6 +285,7 @@ def do_spawn(s: TribesState, cid: int, utype: int) -> None:
 
 def do_build(s: TribesState, cid: int, tile: int, btype: int) -> None:
     """BUILD: pay, place, take the tile's resource, apply the building's effects."""
+    s._own_board()
     tribe = s.cities[cid][C_TRIBE]
     s.stars[tribe] -= _COST[btype]
     s.building[tile] = btype
@@ -302,6 +304,7 @@ def do_build(s: TribesState, cid: int, tile: int, btype: int) -> None:
 
 def do_destroy(s: TribesState, cid: int, tile: int) -> None:
     """DESTROY: remove the building and reverse its effects (no refund)."""
+    s._own_board()
     btype = s.building[tile]
     s.building[tile] = C.NO_BUILDING
     if btype == C.PORT:
@@ -313,6 +316,7 @@ def do_destroy(s: TribesState, cid: int, tile: int) -> None:
 
 def do_harvest(s: TribesState, cid: int, tile: int) -> None:
     """RESOURCE_GATHERING: +1 population (fish, fruit, animal) or +10 stars (whales)."""
+    s._own_board()
     res = s.resource[tile]
     tribe = s.cities[cid][C_TRIBE]
     s.resource[tile] = C.NO_RESOURCE
@@ -325,12 +329,14 @@ def do_harvest(s: TribesState, cid: int, tile: int) -> None:
 
 def do_clear_forest(s: TribesState, cid: int, tile: int) -> None:
     """CLEAR_FOREST: forest to plain (the resource stays), +2 stars."""
+    s._own_board()
     s.terrain[tile] = C.PLAIN
     add_stars(s, s.cities[cid][C_TRIBE], C.CLEAR_FOREST_STARS)
 
 
 def do_burn_forest(s: TribesState, cid: int, tile: int) -> None:
     """BURN_FOREST: forest to plain with crops, 5 stars."""
+    s._own_board()
     s.terrain[tile] = C.PLAIN
     s.resource[tile] = C.CROPS
     s.stars[s.cities[cid][C_TRIBE]] -= C.BURN_FOREST_COST
@@ -338,6 +344,7 @@ def do_burn_forest(s: TribesState, cid: int, tile: int) -> None:
 
 def do_grow_forest(s: TribesState, cid: int, tile: int) -> None:
     """GROW_FOREST: plain to forest (the resource goes), 5 stars."""
+    s._own_board()
     s.terrain[tile] = C.FOREST
     s.resource[tile] = C.NO_RESOURCE
     s.stars[s.cities[cid][C_TRIBE]] -= C.GROW_FOREST_COST
@@ -397,7 +404,9 @@ def city_actions(
         entry = city_options(s, cid, n, A)
     else:
         key = (cid, pos, city[C_LEVEL], tribe, s.techs[tribe], *s.monuments[tribe])
-        entry = city_entry(memo, key, s.geo.dist_row(pos))
+        entry = memo.cities.get(key)  # the usual case, before ``city_entry``'s adoption
+        if entry is None:
+            entry = city_entry(memo, key, s.geo.dist_row(pos))
         if entry is None:
             entry = city_options(s, cid, n, A)
             remember(memo.cities, key, entry)
@@ -533,6 +542,7 @@ def move_all_from_city(s: TribesState, cid: int, tribe: int) -> None:
 
 def found_city(s: TribesState, tribe: int, pos: int, capital: bool = False) -> int:
     """Add a new level-1 city of ``tribe`` at ``pos`` (its vision cleared): its id."""
+    s._own_board()
     cid = s.next_id
     s.next_id += 1
     s.cities[cid] = new_city(tribe, pos, capital)
@@ -549,6 +559,7 @@ def release_tile(s: TribesState, tile: int) -> None:
     is captured: the new city's centre must be its own. The reference leaves the centre to the
     older city, so that capturing the new city later captures the older one; we do not.
     """
+    s._own_board()
     cid = s.tile_city[tile]
     if not cid:
         return
@@ -561,6 +572,7 @@ def release_tile(s: TribesState, tile: int) -> None:
 
 def capture(s: TribesState, uid: int) -> None:
     """CAPTURE: the unit takes the village or enemy city it stands on, and is FINISHED."""
+    s._own_board()
     unit = s.units[uid]
     tribe = unit[UN.U_TRIBE]
     pos = unit[UN.U_POS]

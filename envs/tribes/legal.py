@@ -19,10 +19,10 @@ from stratagem.envs.tribes import actions as A
 from stratagem.envs.tribes import cities as CT
 from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes import techtree
-from stratagem.envs.tribes import units as UN
-from stratagem.envs.tribes.cities import C_NEED, C_POP, C_POS, C_TRIBE
+from stratagem.envs.tribes.cities import C_NEED, C_POP, C_POS, C_TRIBE, C_UNITS
 from stratagem.envs.tribes.geo import _all_visible
 from stratagem.envs.tribes.memo import (
+    MAX_ENTRIES,
     MOVE_MARGIN,
     BoardMemo,
     Context,
@@ -69,34 +69,53 @@ class LegalActions:
     __slots__ = ()
     game: TribesGame
 
-    def _compute_legal(self) -> None:
+    def _compute_legal(self, kept: tuple[BoardMemo, Context] | None = None) -> None:
+        """Compute the legal action list (kept in ``_legal``, ascending).
+
+        Args:
+            kept: The board memo and context of the previous list, when the caller knows that
+                the board, the enemies and the mover's visibility are as they were (``apply``
+                after a move, research, spawn or a unit's own action with full observability:
+                ``rules._KEEPS_CONTEXT``). They still hold, so their checks (a compare of the
+                whole board, a walk over every unit) are skipped.
+        """
         out: list[int] = []
+        self._legal_link = None
         if not self.game_over:
             t = self.current_player
             n = self.geo.n
             cities = self.cities
-            for cid in self.tcities[t]:
+            tcities = self.tcities[t]
+            for cid in tcities:
                 city = cities[cid]
                 if city[C_POP] >= city[C_NEED]:
                     pos = city[C_POS]
                     out = [A.LEVEL_UP0 * n + pos, (A.LEVEL_UP0 + 1) * n + pos]
                     self._legal = out
                     return
-            memo = board_memo(self)
-            for cid in self.tcities[t]:
-                CT.city_actions(self, cid, out, n, A, memo)
-            enemies = []
-            for unit in self.units.values():
-                if unit[U_TRIBE] != t:
-                    enemies.append(unit[U_POS])
-            enemies.sort()
-            vis = self.vis[t]
-            vis_key = None if vis is _all_visible(n) else bytes(vis)
-            ctx = context(memo, t, tuple(enemies), vis_key, n)
-            for uid in UN.tribe_units(self, t):
+            if kept is not None:
+                memo, ctx = kept
+            else:
+                memo = board_memo(self)
+                enemies = []
+                for unit in self.units.values():
+                    if unit[U_TRIBE] != t:
+                        enemies.append(unit[U_POS])
+                enemies.sort()
+                vis = self.vis[t]
+                vis_key = None if vis is _all_visible(n) else bytes(vis)
+                ctx = context(memo, t, tuple(enemies), vis_key, n)
+            city_actions = CT.city_actions
+            for cid in tcities:
+                city_actions(self, cid, out, n, A, memo)
+            for cid in tcities:  # the tribe's units (``units.tribe_units``), inlined
+                for uid in cities[cid][C_UNITS]:
+                    unit_actions(self, uid, out, n, ctx, memo)
+            for uid in self.extra[t]:
                 unit_actions(self, uid, out, n, ctx, memo)
             self._tribe_actions(t, out, ctx, memo)
             out.sort()
+            self._legal_link = (out, memo, ctx)  # for apply: see ``kept``
         self._legal = out  # ascending: apply looks actions up by bisection
 
     def _tribe_actions(self, t: int, out: list[int], ctx: Context, memo: BoardMemo) -> None:
@@ -108,12 +127,12 @@ class LegalActions:
             roads = ctx.roads
             if roads is None:
                 key = (t, ctx.vis_key)
-                targets = memo.roads.get(key)
-                if targets is None:
-                    targets = self._road_targets(t, key, memo)
-                    remember(memo.roads, key, targets)
-                enemy = ctx.enemy
-                roads = ctx.roads = tuple(a for tile, a in targets if not enemy[tile])
+                tiles = memo.roads.get(key)
+                if tiles is None:
+                    tiles = self._road_targets(t, key, memo)
+                    remember(memo.roads, key, tiles)
+                free = compress(tiles, map(_not, map(ctx.enemy.__getitem__, tiles)))
+                roads = ctx.roads = tuple(map((A.BUILD_ROAD * n).__add__, free))
             out.extend(roads)
         prices, actions = techtree.research_options(techs, len(self.tcities[t]), A.NUM_PLANES * n)
         out.extend(actions[: bisect_right(prices, stars)])
@@ -121,21 +140,33 @@ class LegalActions:
 
     def _road_targets(
         self, t: int, key: tuple[int, bytes | None], memo: BoardMemo
-    ) -> tuple[tuple[int, int], ...]:
-        """``(tile, road action)`` of the tiles ``t`` may build a road on, enemies aside.
+    ) -> tuple[int, ...]:
+        """The tiles ``t`` may build a road on, enemies aside.
 
         Only the tiles that changed are rechecked when the previous board memo has them (a
         tile's verdict reads nothing but that tile).
         """
-        base = A.BUILD_ROAD * self.geo.n
         ok = self._road_tile
         link = memo.parent
         previous = link[0].roads.get(key) if link is not None else None
         if previous is None:
-            return tuple((tile, base + tile) for tile in range(self.geo.n) if ok(t, tile))
+            # every tile: ``_road_tile`` inlined, on the roadable tiles only (found in C)
+            network, tile_city, cities, vis = self.network, self.tile_city, self.cities, self.vis[t]
+            out = []
+            for tile in compress(range(self.geo.n), map(_ROADABLE.__getitem__, self.terrain)):
+                if network[tile]:
+                    continue
+                cid = tile_city[tile]
+                if cid:
+                    city = cities.get(cid)
+                    if city is None or city[C_TRIBE] != t:
+                        continue
+                if vis[tile]:
+                    out.append(tile)
+            return tuple(out)
         changed = set(link[1])  # type: ignore[index]
-        kept = [target for target in previous if target[0] not in changed]
-        kept.extend((tile, base + tile) for tile in changed if ok(t, tile))
+        kept = [tile for tile in previous if tile not in changed]
+        kept.extend(tile for tile in changed if ok(t, tile))
         return tuple(kept)
 
     def _road_tile(self, t: int, tile: int) -> bool:
@@ -187,7 +218,8 @@ def unit_actions(
     ``ctx`` and ``memo`` are the state's context (``memo.context``: the mover, its enemy tiles
     and visibility) and board memo. The context remembers each unit's plan (:func:`_unit_plan`)
     under everything the plan reads besides the board and the context: the unit's record, its
-    tribe's technologies, stars (Boats and Ships upgrade with them) and whether it has cities.
+    tribe's technologies that a plan reads (:data:`_PLAN_TECHS`: a research of another one
+    keeps the plans), stars (Boats and Ships upgrade with them) and whether it has cities.
     A unit of another tribe than the mover is planned without them (the context's visibility
     is the mover's).
     """
@@ -200,11 +232,14 @@ def unit_actions(
         return
     if tribe == ctx.tribe:
         stars = s.stars[tribe] if utype == C.BOAT or utype == C.SHIP else 0
-        key = (*unit, s.techs[tribe], stars, bool(s.tcities[tribe]))
-        plan = ctx.units.get(key)
+        key = (*unit, s.techs[tribe] & _PLAN_TECHS, stars, bool(s.tcities[tribe]))
+        plans = ctx.units
+        plan = plans.get(key)
         if plan is None:
             plan = _unit_plan(s, uid, n, ctx, memo)
-            remember(ctx.units, key, plan)
+            if len(plans) >= MAX_ENTRIES:  # ``memo.remember``, inlined
+                plans.clear()
+            plans[key] = plan
     else:
         plan = _unit_plan(s, uid, n, ctx, None)
     fixed, targets, heals = plan
@@ -256,10 +291,13 @@ def _unit_plan(s: TribesState, uid: int, n: int, ctx: Context, memo: BoardMemo |
     if _AFTER_MOVE[utype][status] >= 0:
         if memo is not None:
             key = (pos, utype, s.techs[tribe] & _MOVE_TECHS)
-            targets = ctx.moves.get(key)
+            moves = ctx.moves
+            targets = moves.get(key)
             if targets is None:
                 targets = _move_targets(s, uid, n, ctx, memo)
-                remember(ctx.moves, key, targets)
+                if len(moves) >= MAX_ENTRIES:  # ``memo.remember``, inlined
+                    moves.clear()
+                moves[key] = targets
         else:
             targets = _move_targets(s, uid, n, ctx, None)
     return tuple(out), targets, utype == C.MIND_BENDER and attack_ok
@@ -332,5 +370,8 @@ def _within(tiles: tuple[int, ...], dist: bytes, radius: int) -> tuple[int, ...]
 
 
 _MOVE_TECHS = _TECH_CLIMBING | _TECH_SAILING | _TECH_NAVIGATION
+#: The technologies a unit's plan reads: movement (Climbing, Sailing, Navigation, which also
+#: allow the upgrades) and Free Spirit (disband).
+_PLAN_TECHS = _MOVE_TECHS | _TECH_FREE_SPIRIT
 _P_UPGRADE, _P_CAPTURE, _P_DISBAND, _P_EXAMINE = A.UPGRADE, A.CAPTURE, A.DISBAND, A.EXAMINE
 _P_HEAL, _P_VETERAN, _P_RECOVER = A.HEAL, A.VETERAN, A.RECOVER

@@ -62,7 +62,7 @@ class BoardMemo:
     Attributes:
         moves: ``(tile, unit type, tribe, movement techs, visibility)`` -> :data:`MoveEntry`.
         cities: ``(city, tile, level, tribe, techs, *monuments)`` -> :data:`CityEntry`.
-        roads: ``(tribe, visibility)`` -> ``((tile, action), ...)`` of the road actions before
+        roads: ``(tribe, visibility)`` -> the tiles of the road actions before
             the enemy, technology and star checks.
         contexts: ``(mover, enemy tiles, visibility)`` -> :class:`Context`.
         parent: The memo this one replaced, with the tiles that changed since, for moves and
@@ -92,7 +92,7 @@ class BoardMemo:
         self.owners = owners
         self.moves: dict[tuple, MoveEntry] = {}
         self.cities: dict[tuple, CityEntry] = {}
-        self.roads: dict[tuple, tuple[tuple[int, int], ...]] = {}
+        self.roads: dict[tuple, tuple[int, ...]] = {}
         self.contexts: dict[tuple, Context] = {}
         self.parent: tuple[BoardMemo, tuple[int, ...], tuple[int, ...]] | None = None
 

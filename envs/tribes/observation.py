@@ -190,6 +190,7 @@ def observe(s: TribesState, player: int) -> np.ndarray:
 def observed_copy(s: TribesState, player: int) -> TribesState:
     """The state as tribe ``player`` may know it (see the module docstring)."""
     v = s.clone()
+    v._own_board()  # the fog is written on the copy's board
     v.native = False
     nt = s.num_tribes
     n = s.geo.n

@@ -29,7 +29,8 @@ How the forward model maps the reference's framework:
 * A tribe that loses its last city is out: its units are removed and it plays no more turns.
 
 The state is a handful of flat lists (terrain, resource, building, unit, city and trade-network
-per tile) and small per-unit and per-city lists, so a clone is a few list copies.
+per tile) and small per-unit and per-city lists, so a clone is a few list copies (the board lists
+are shared until written: see :meth:`TribesState.clone`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,18 @@ def _parse_tribes(value: Any, num_players: int) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise ValueError(f"tribes: each tribe may play once, got {value!r}")
     return tuple(out)
+
+
+#: Per plane (then one for the global actions: research; the end of the turn is apart), True
+#: when its actions never change the board, the other tribes' units or what the mover sees with
+#: full observability, so that ``apply`` may keep the board memo and context of the list.
+_KEEPS_CONTEXT: tuple[bool, ...] = tuple(
+    plane < A.ATTACK0
+    or plane in (A.DISBAND, A.HEAL, A.VETERAN, A.RECOVER, A.UPGRADE)
+    or A.SPAWN0 <= plane < A.BUILD0
+    or plane == A.NUM_PLANES
+    for plane in range(A.NUM_PLANES + 1)
+)
 
 
 class TribesGame(Game):
@@ -353,7 +366,9 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
     game: TribesGame
     render_module = "stratagem.envs.tribes.render"
     __slots__ = (
+        "_board_shared",
         "_legal",
+        "_legal_link",
         "_memo",
         "_rng",
         "_rng_owned",
@@ -397,7 +412,9 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
         s = cls.__new__(cls)
         s.game = game
         s.geo = game.geo
+        s._board_shared = False
         s._legal = None
+        s._legal_link = None
         s._memo = None
         s._rng = None
         s._rng_owned = True
@@ -478,18 +495,25 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
         return self.current_player
 
     def clone(self) -> TribesState:
-        """Copy the lists; the random generator is shared until one side draws from it."""
+        """Copy the lists; the board and the random generator are shared until written to.
+
+        The board lists (terrain, resource, building, territory, trade network) change in a
+        few actions only (builds, roads, captures...), so the copy shares them and whichever
+        side first writes one copies them all (:meth:`_own_board`); the random generator is
+        copied when one side draws from it.
+        """
         c = TribesState.__new__(TribesState)
         c.game = self.game
         c.geo = self.geo
         c.num_tribes = self.num_tribes
         c.tribe_type = self.tribe_type
-        c.terrain = self.terrain[:]
-        c.resource = self.resource[:]
-        c.building = self.building[:]
+        c.terrain = self.terrain
+        c.resource = self.resource
+        c.building = self.building
+        c.tile_city = self.tile_city
+        c.network = self.network
+        c._board_shared = self._board_shared = True
         c.unit_at = self.unit_at[:]
-        c.tile_city = self.tile_city[:]
-        c.network = self.network[:]
         c.temples = self.temples.copy()
         c.units = {k: v[:] for k, v in self.units.items()}
         cities = {}
@@ -518,11 +542,28 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
         c.native = self.native
         c.ranking = self.ranking
         c._legal = self._legal
+        c._legal_link = self._legal_link  # valid while its list is ``_legal`` (see ``apply``)
         c._memo = self._memo  # shared: its entries are keyed by everything they depend on
         c._rng = self._rng
         c._rng_owned = False
         self._rng_owned = False
         return c
+
+    def _own_board(self) -> None:
+        """Copy the board lists if a clone may share them: call before writing to them.
+
+        The rules call it wherever they write the board (``_execute`` before any action but
+        a move or an attack, and every function of ``cities``, ``units`` and ``observation``
+        that writes it), so a clone never sees the other's writes. Code outside the rules
+        that writes the (read-only) board lists of a clone must call it first.
+        """
+        if self._board_shared:
+            self.terrain = self.terrain[:]
+            self.resource = self.resource[:]
+            self.building = self.building[:]
+            self.tile_city = self.tile_city[:]
+            self.network = self.network[:]
+            self._board_shared = False
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
@@ -572,13 +613,26 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
         if action == end:
             self._end_turn()
             return
+        # A move with full observability changes none of the board, the enemies and the
+        # visibility (nor do research, spawns and a unit's own actions but attacks, captures
+        # and examining ruins): the list's board memo and context hold for the next list.
+        link = self._legal_link
+        kept = None
+        if (
+            link is not None
+            and link[0] is legal
+            and _KEEPS_CONTEXT[action // self.geo.n]
+            and not self.game.partial
+            and link[1] is self._memo
+        ):
+            kept = (link[1], link[2])
         captured = self._execute(action)
         self._legal = None
         if captured:
             self._check_game_over()
             if self.game_over:
                 return
-        self._compute_legal()
+        self._compute_legal(kept)
         if len(self._legal) == 1 and self._legal[0] == end:  # type: ignore[arg-type]
             self._end_turn()
 

@@ -38,6 +38,8 @@ class TurnFlow:
         n = self.geo.n
         plane, tile = divmod(action, n)
         t = self.current_player
+        if plane >= A.CAPTURE:  # moves, attacks and converts never write the board
+            self._own_board()
         if plane >= A.NUM_PLANES:
             tech = action - A.NUM_PLANES * n
             cost = techtree.research_cost(tech, len(self.tcities[t]), self.techs[t])

@@ -541,6 +541,7 @@ def do_examine(s: TribesState, uid: int) -> int:
     from stratagem.envs.tribes import cities as CT
     from stratagem.envs.tribes import techtree
 
+    s._own_board()
     unit = s.units[uid]
     tribe = unit[U_TRIBE]
     pos = unit[U_POS]
