@@ -11,7 +11,8 @@ the compiled reference is kept, and the docstring of the function concerned says
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -76,15 +77,70 @@ def aim_to_king_values(state: State) -> np.ndarray:
 def aim_to_king_list(state: State) -> list[float]:
     """:func:`aim_to_king_values` as a list of two Python floats (the same floats).
 
-    Search planners call the heuristic at every leaf and work with plain floats: building the
-    two-element array and converting it back would cost about a third of the arithmetic.
+    Search planners call the heuristic at every leaf (the default MCTS once per forward-model
+    call) and work with plain floats: building the two-element array and converting it back
+    would cost about a third of the arithmetic. On a board where each side has one King (every
+    shipped layout) the per-unit work is one list index: the board's :class:`_AimTables` know
+    each side's units, and a King cell's row of Manhattan distances to every cell. Integer
+    distances sum exactly in any order, and the float arithmetic after the sum is the formula's
+    own (:func:`_aim_value`), so the values are those of the plain loop (:func:`_aim_by_units`,
+    which other boards use).
     """
     if state.is_terminal():
         winner = state.winner
         return [_WIN if winner == p else _NOT_WIN for p in (0, 1)]
-    # Search planners call this at every leaf, so it reads the unit columns (no UnitView per
-    # unit) and sums integer distances, which gives the same floats in any order.
     cells, health, owners, types, width = state.unit_columns()
+    tables = _AIM_TABLES.get(id(owners))
+    if tables is None:
+        tables = _aim_tables(state)
+    king0, king1 = tables.king
+    if king0 < 0 or king1 < 0 or cells[king0] < 0 or cells[king1] < 0:
+        return _aim_by_units(cells, health, owners, types, width)
+    rows = tables.rows
+    at0 = tables.cells0(cells)
+    at1 = tables.cells1(cells)
+    row0 = rows[cells[king0]] or tables.row(cells[king0])  # distances to player 0's King
+    row1 = rows[cells[king1]] or tables.row(cells[king1])
+    total0 = total1 = 0
+    for cell in at0:  # a dead unit's cell -1 reads the row's trailing 0
+        total0 += row1[cell]
+    for cell in at1:
+        total1 += row0[cell]
+    count0 = len(at0) - at0.count(-1)
+    count1 = len(at1) - at1.count(-1)
+    return [
+        _aim_value(total0, count0, count1, float(health[king1])),
+        _aim_value(total1, count1, count0, float(health[king0])),
+    ]
+
+
+def _aim_value(total: int, count: int, enemy: int, khp: float) -> float:
+    """One player's AimToKing value from its units' summed distance to the enemy King.
+
+    Args:
+        total: Summed Manhattan distance of the player's living units to the enemy King.
+        count: The player's living units.
+        enemy: The enemy's living units.
+        khp: The enemy King's health.
+    """
+    mean = total / count if count else 0.0
+    score = (1.0 - mean / _MAX_DISTANCE) + (1.0 - khp / _MAX_KING_HP)
+    score += count / _UNIT_COUNT_SCALE - enemy / _UNIT_COUNT_SCALE
+    return (score + 2.0) / 4.0
+
+
+def _aim_by_units(
+    cells: Sequence[int],
+    health: Sequence[int],
+    owners: Sequence[int],
+    types: Sequence[int],
+    width: int,
+) -> list[float]:
+    """AimToKing of a non-terminal position unit by unit, as the reference loops.
+
+    The general case behind :func:`aim_to_king_list`'s tables: any number of Kings a side (the
+    last living one in unit order counts) and the reference's fallback for a side without one.
+    """
     kings = [_NO_KING, _NO_KING]
     mine: tuple[list[int], list[int]] = ([], [])  # living units' cells per player
     for u, cell in enumerate(cells):
@@ -100,12 +156,71 @@ def aim_to_king_list(state: State) -> list[float]:
         for cell in mine[p]:
             y, x = divmod(cell, width)
             total += abs(x - kx) + abs(y - ky)
-        count, enemy = len(mine[p]), len(mine[1 - p])
-        mean = total / count if count else 0.0
-        score = (1.0 - mean / _MAX_DISTANCE) + (1.0 - khp / _MAX_KING_HP)
-        score += count / _UNIT_COUNT_SCALE - enemy / _UNIT_COUNT_SCALE
-        values.append((score + 2.0) / 4.0)
+        values.append(_aim_value(total, len(mine[p]), len(mine[1 - p]), khp))
     return values
+
+
+class _AimTables:
+    """What :func:`aim_to_king_list` reads of one board, built on the board's first evaluation.
+
+    Attributes:
+        cells0: ``column -> tuple`` of player 0's units' entries (their cells, ``-1`` once dead).
+        cells1: The same for player 1.
+        king: Per player, its King's unit id when it has exactly one, else ``-1``.
+        rows: Per King cell, the Manhattan distance from it to every cell, then a trailing 0
+            (what a dead unit's cell ``-1`` reads); ``None`` until a King stands there. Shared
+            by the boards of the same size.
+        owners: The board's owner column: :data:`_AIM_TABLES` is keyed by its ``id``, which stays
+            taken while this holds it.
+    """
+
+    __slots__ = ("cells0", "cells1", "height", "king", "owners", "rows", "width")
+
+    def __init__(self, state: State) -> None:
+        _, _, owners, types, width = state.unit_columns()
+        height = state.height
+        ids = [tuple(u for u, o in enumerate(owners) if o == p) for p in (0, 1)]
+        self.cells0, self.cells1 = (_picker(i) for i in ids)
+        kings = [[u for u in i if types[u] == KING] for i in ids]
+        self.king = tuple(k[0] if len(k) == 1 else -1 for k in kings)
+        self.owners = owners
+        self.width, self.height = width, height
+        self.rows = _DISTANCE_ROWS.setdefault((width, height), [None] * (width * height))
+
+    def row(self, cell: int) -> list[int]:
+        """Build the distance row of a King on ``cell`` (done once per cell and board size)."""
+        width = self.width
+        kx, ky = cell % width, cell // width
+        across = [abs(x - kx) for x in range(width)]
+        row = [dy + dx for dy in [abs(y - ky) for y in range(self.height)] for dx in across]
+        row.append(0)
+        self.rows[cell] = row
+        return row
+
+
+def _picker(ids: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """``column -> tuple(column[i] for i in ids)``, one C call where ``itemgetter`` allows."""
+    if len(ids) >= 2:
+        return itemgetter(*ids)
+    return lambda column: tuple(column[i] for i in ids)
+
+
+#: The boards' :class:`_AimTables` by ``id`` of the board's owner column (one column object is
+#: shared by every state of a board). Emptied when it grows past :data:`_AIM_TABLES_MAX`, so
+#: that a process making game after game does not keep every board's tables.
+_AIM_TABLES: dict[int, _AimTables] = {}
+_AIM_TABLES_MAX = 1024
+#: Distance rows by board ``(width, height)`` (see :attr:`_AimTables.rows`).
+_DISTANCE_ROWS: dict[tuple[int, int], list[list[int] | None]] = {}
+
+
+def _aim_tables(state: State) -> _AimTables:
+    """Build and cache the tables of ``state``'s board."""
+    if len(_AIM_TABLES) >= _AIM_TABLES_MAX:
+        _AIM_TABLES.clear()
+    tables = _AimTables(state)
+    _AIM_TABLES[id(tables.owners)] = tables
+    return tables
 
 
 class KillTheKingEvaluator:
@@ -129,9 +244,9 @@ class KillTheKingEvaluator:
         """Value of ``state`` for each player, larger is better for that player."""
         return aim_to_king_values(state)
 
-    def evaluate_list(self, state: State) -> list[float]:
-        """:meth:`evaluate` as a list of Python floats, the search planners' fast path."""
-        return aim_to_king_list(state)
+    #: :meth:`evaluate` as a list of Python floats, the search planners' fast path: the
+    #: function itself rather than a method calling it, so that a leaf costs one Python call.
+    evaluate_list = staticmethod(aim_to_king_list)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

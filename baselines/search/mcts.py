@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -86,11 +87,11 @@ class Node:
         untried: Actions not expanded yet (``None`` until first needed).
         n: Visit count.
         w: Sum of backed-up values, one per player.
-        q: Mean values ``w / n``, kept up to date by the backup so that selection, which reads
-            many more children than a backup writes, does no division.
-        qp: ``q[parent.player]``, the mean value for the player who chooses this node (kept by
-            :class:`MCTSAgent`'s backup for the same reason: selection reads one scalar).
-        isq: ``1 / sqrt(n)``, kept for the same reason.
+        qp: ``w[parent.player] * (1 / n)``, the mean value for the player who chooses this node,
+            kept up to date by :class:`MCTSAgent`'s backup: selection reads many more children
+            than a backup writes, so it reads one scalar and does no division (:attr:`q` gives
+            every player's mean).
+        isq: ``sqrt(1 / n)``, kept for the same reason.
         cursor: Planner-specific bookkeeping (MCTS_u: rank of the unit that decides here).
     """
 
@@ -102,7 +103,6 @@ class Node:
         "isq",
         "n",
         "player",
-        "q",
         "qp",
         "state",
         "terminal",
@@ -120,10 +120,19 @@ class Node:
         self.untried: list[int] | None = None
         self.n = 0
         self.w = [0.0] * num_players
-        self.q = [0.0] * num_players
         self.qp = 0.0
         self.isq = 0.0
         self.cursor: object = None
+
+    @property
+    def q(self) -> list[float]:
+        """Mean values per player, ``w * (1 / n)`` (0 before any visit), as :attr:`qp` holds.
+
+        Worked out on demand: the search reads only the chooser's mean (:attr:`qp`), and a list
+        of every player's, kept up to date, cost its backup a store per player and node.
+        """
+        inv = 1.0 / self.n if self.n else 0.0
+        return [w * inv for w in self.w]
 
     def mean(self, player: int) -> float:
         """Average backed-up value for ``player`` (0 before any visit)."""
@@ -144,12 +153,12 @@ class _OpenNode:
         self.isq = 0.0
 
 
-def backup(path: Sequence[Node | _OpenNode], values: Sequence[float], players: range) -> None:
+def backup(path: Sequence[_OpenNode], values: Sequence[float], players: range) -> None:
     """Add one evaluation to every node of ``path``: visits, per-player sums and means, 1/√n.
 
-    The one backup of the tree searches (open loop, and the closed loop with more than two
-    players). The closed loop keeps an unrolled copy of it for two players, its hot path, which
-    must give the same floats.
+    The backup of the open-loop search, whose nodes keep every player's mean. The closed loop
+    keeps only the chooser's mean (:attr:`Node.qp`) and backs up in :meth:`MCTSAgent._search`,
+    with the same arithmetic (``w * (1 / n)`` and ``sqrt(1 / n)``).
     """
     sqrt = math.sqrt
     for n in path:
@@ -261,6 +270,35 @@ _PLAIN = TreeHooks()
 #: Depth "limit" of a tree without one.
 _NO_LIMIT = 1 << 62
 
+#: By visit count ``n`` (index 0 unused): ``1 / n``, ``sqrt(1 / n)`` and ``sqrt(log(n))``, the
+#: per-visit arithmetic of the backup and of UCB1. The closed loop runs once per forward-model
+#: call and does this arithmetic on every node of the path, so it reads the floats from these
+#: tables (computed by the same expressions, hence the same floats) instead of calling
+#: ``sqrt`` and ``log``. They only grow (:func:`_visit_tables`), shared by every search.
+_INV: list[float] = [0.0]
+_ISQ: list[float] = [0.0]
+_SQRT_LOG: list[float] = [0.0]
+_VISIT_LOCK = threading.Lock()
+
+
+def _visit_tables(most: int) -> int:
+    """Grow the visit-count tables to cover counts up to at least ``most``; returns their top.
+
+    Tables only grow, under a lock, so a search in another thread always finds the entries it
+    checked for.
+    """
+    with _VISIT_LOCK:
+        top = len(_INV) - 1
+        if top < most:
+            counts = range(top + 1, max(most, 2 * top, 1024) + 1)
+            sqrt, log = math.sqrt, math.log
+            inverses = [1.0 / n for n in counts]
+            _INV.extend(inverses)
+            _ISQ.extend([sqrt(inv) for inv in inverses])
+            _SQRT_LOG.extend([sqrt(log(n)) for n in counts])
+            top = counts[-1]
+        return top
+
 
 class MCTSAgent(SearchAgent):
     """UCT with per-player backup, a forward-model-call budget and the papers' options.
@@ -297,6 +335,7 @@ class MCTSAgent(SearchAgent):
     """
 
     name = "mcts"
+    pauses_gc = True  # the tree has no cycles: see gc_paused
     options = SearchAgent.options | {
         "iterations",
         "c",
@@ -377,13 +416,15 @@ class MCTSAgent(SearchAgent):
         iteration_done = hooks.iteration_done
         c = self.c
         normalize = self.normalize
-        log, sqrt = math.log, math.sqrt
         inf = math.inf
         lo, hi = inf, -inf
         num_players = self.num_players
         players = range(num_players)
         two_players = num_players == 2
         iterations = 0
+        # No node has more visits than the root, which has iterations + 1 after a backup.
+        invs, isqs, sqrt_logs = _INV, _ISQ, _SQRT_LOG
+        covered = _visit_tables(2)
         # An iteration that makes no call (it ends on a terminal or depth-limited node already in
         # the tree) is free; once the tree has converged on such nodes nearly every iteration is,
         # so free iterations are capped at the budget too (at most 2x budget iterations).
@@ -399,11 +440,22 @@ class MCTSAgent(SearchAgent):
         out_of_time = self._out_of_time
         apply = self._apply
         untried_of = self._untried
+        # Plain MCTS's untried actions are the legal list, shuffled: listed here, without the
+        # two hook calls, when no option or subclass changes that.
+        plain_untried = (
+            type(self)._untried is MCTSAgent._untried
+            and type(self)._legal is SearchAgent._legal
+            and not self.exclude_kinds
+            and not self.force_end_turn
+        )
+        legal_raw = self._legal_raw
         plain_child = (
             self.opponent == "tree" and type(self)._new_child is MCTSAgent._new_child
         )  # the child is just a Node: built here, without the hook's call
         new_child = self._new_child
         while self._calls < limit and iterations < max_iter and not (timed and out_of_time()):
+            if iterations >= covered:
+                covered = _visit_tables(iterations + 1)
             before = self._calls
             node = root
             path = [root]
@@ -411,7 +463,11 @@ class MCTSAgent(SearchAgent):
             while not node.terminal and node.depth < horizon:
                 untried = node.untried
                 if untried is None:
-                    untried = node.untried = untried_of(node, prng)
+                    if plain_untried:
+                        untried = node.untried = legal_raw(node.state)
+                        shuffle(untried, prng)
+                    else:
+                        untried = node.untried = untried_of(node, prng)
                 if untried:
                     action = untried.pop()
                     child_state = node.state.clone()
@@ -439,7 +495,7 @@ class MCTSAgent(SearchAgent):
                 # UCB1: q + c * sqrt(ln N / n). Normalising q to (q - lo) / span does not change
                 # the argmax of q + (c * span) * sqrt(ln N) / sqrt(n), which needs no division.
                 p = node.player
-                explore = c * sqrt(log(node.n))
+                explore = c * sqrt_logs[node.n]  # c * sqrt(log(n))
                 if normalize:
                     if hi > lo:
                         explore *= hi - lo
@@ -461,35 +517,42 @@ class MCTSAgent(SearchAgent):
                 deepest = node.depth
             # evaluation (rollout and heuristic)
             values = heuristic(node.state) if heuristic is not None else evaluate(node, prng)
-            # backup
-            if normalize:
-                vmin, vmax = min(values), max(values)
-                if vmin < lo:
-                    lo = vmin
-                if vmax > hi:
-                    hi = vmax
-            chooser = -1  # the player of the previous node on the path: who chose this one
-            if two_players:
+            # backup: visits, value sums, the chooser's mean and sqrt(1 / n) of every path node
+            # (``chooser`` is the player of the previous node: at the root, -1 reads the last
+            # player's mean, which nothing uses)
+            chooser = -1
+            if two_players:  # unrolled: the hot path of the two-player games
                 v0, v1 = values
+                if normalize:
+                    vmin, vmax = (v1, v0) if v1 < v0 else (v0, v1)
+                    if vmin < lo:
+                        lo = vmin
+                    if vmax > hi:
+                        hi = vmax
                 for n in path:
                     k = n.n + 1
                     n.n = k
-                    inv = 1.0 / k
                     w = n.w
-                    q = n.q
-                    w0 = w[0] + v0
-                    w1 = w[1] + v1
-                    w[0] = w0
-                    w[1] = w1
-                    q[0] = q0 = w0 * inv
-                    q[1] = q1 = w1 * inv
-                    n.qp = q0 if chooser == 0 else q1
-                    n.isq = sqrt(inv)
+                    w[0] += v0
+                    w[1] += v1
+                    n.qp = w[chooser] * invs[k]
+                    n.isq = isqs[k]
                     chooser = n.player
             else:
-                backup(path, values, players)
+                if normalize:
+                    vmin, vmax = min(values), max(values)
+                    if vmin < lo:
+                        lo = vmin
+                    if vmax > hi:
+                        hi = vmax
                 for n in path:
-                    n.qp = n.q[chooser]
+                    k = n.n + 1
+                    n.n = k
+                    w = n.w
+                    for i in players:
+                        w[i] += values[i]
+                    n.qp = w[chooser] * invs[k]
+                    n.isq = isqs[k]
                     chooser = n.player
             if backed_up is not None:
                 backed_up(path, values)
