@@ -18,8 +18,8 @@ from stratagem.envs.registry import make_game  # noqa: E402
 # tiny tensors: a second thread only adds waiting (milliseconds per op on a busy machine)
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
-#: Sides of unequal size and two Kings on one side: the sampler pads the smaller side's unit
-#: slots (no spare slot on this board) and the outcome pads the King slots.
+#: Sides of unequal size and two Kings on one side (the sampler counts every unit of the side
+#: to move, the outcome every King of each side).
 UNEVEN = ". k0 w0 a1 k0 .\n. h0 . . k1 .\n. . a0 . h1 .\n. . . . . .\n"
 
 
@@ -117,7 +117,7 @@ def test_scalar_states_convert_both_ways() -> None:
     again = batched.from_scalar(scalars)
     for i in range(10):
         assert batched.to_scalar(again, i) == scalars[i]
-    for name in ("occ", "pos", "hp", "mp", "last", "tick", "player", "winner", "board"):
+    for name in ("pos", "hp", "mp", "last", "tick", "player", "winner", "board"):
         assert torch.equal(getattr(again, name), getattr(state, name)), name
     fresh = batched.init([5, 6])
     assert [int(b) for b in fresh.board] == [
@@ -140,7 +140,7 @@ def test_finished_and_inactive_games_do_not_move() -> None:
     assert batched.terminated(done).tolist() == [True, False, True]
     assert batched.returns(done).tolist() == [[0.0, 0.0]] * 3
     again = batched.step(done, torch.zeros(3, dtype=torch.int64), validate=False)
-    for name in ("tick", "winner", "hp", "mp", "occ", "pos", "last"):
+    for name in ("tick", "winner", "hp", "mp", "pos", "last"):
         assert torch.equal(getattr(again, name)[[0, 2]], getattr(done, name)[[0, 2]]), name
     assert not batched.legal_mask(done)[0].any()
     ids, ok = batched.legal_candidates(done)
@@ -166,7 +166,8 @@ def test_a_king_kill_ends_the_game() -> None:
     scalar.apply(shot)
     assert batched.to_scalar(won, 0) == scalar
     assert won.winner.tolist() == [1] and batched.returns(won).tolist() == [[-1.0, 1.0]]
-    assert won.pos[0, 0] == -1 and won.hp[0, 0] == 0 and won.occ[0, king0] == -1
+    assert won.pos[0, 0] == -1 and won.hp[0, 0] == 0
+    assert batched.occupancy(won)[0, king0] == -1
     # player 0's healer heals its king by 50, once per round
     healing = game._state_from_dict(data | {"current_player": 0})
     state = batched.from_scalar([healing])
@@ -182,7 +183,7 @@ def test_uneven_sides_match_the_scalar_rules() -> None:
     game = make_game("kill_the_king", map=UNEVEN, max_rounds=30)
     batched = batched_game(game)
     assert isinstance(batched, BatchedKillTheKing)
-    assert batched._slot_ok is not None and batched._kings_ok is not None  # the padded paths
+    assert int(batched.is_king.sum()) == 3 and int((batched.owner == 0).sum()) == 5
     report = check_against_scalar(game, batched, list(range(48)), 3000)
     assert report.finished == 48
 
@@ -267,7 +268,7 @@ def test_compiled_rules_match_the_uncompiled_ones() -> None:
         assert torch.equal(compiled.sample_legal(again, redraws), actions), f"step {t}"
         state = plain.step(state, actions, validate=False)
         again = compiled.step(again, actions, validate=False)
-        for name in ("occ", "pos", "hp", "mp", "last", "tick", "player", "winner"):
+        for name in ("pos", "hp", "mp", "last", "tick", "player", "winner"):
             assert torch.equal(getattr(again, name), getattr(state, name)), f"step {t}: {name}"
     assert bool(plain.terminated(state).any())  # finished games were stepped too
     assert counters["stats"]["unique_graphs"] - graphs == 2  # no recompilation

@@ -6,35 +6,41 @@ tests compare them at every step). The per-unit state is ``pos``, ``hp``, ``mp``
 (position -1, health 0), and a side whose King is removed has lost.
 
 Laid out for speed on one CPU thread as Push Them All is (see its module docstring: the number
-of tensor operations, not their size, sets the speed of a step of a thousand games):
+of tensor operations, not their size, sets the speed of a step of a thousand games), and for
+inductor (``compile=True``), whose generated loops are fast on dense element-wise work and slow on
+chains of dependent lookups:
 
-* **A step is one table row.** Every action of a unit touches at most two units: a Move
-  relocates the acting unit, an Attack or a Heal changes the health of its target (and an Attack
-  may remove it). Its acting cell, target cell, movement point spent, cooldown and ``pos``
-  changes depend on the action alone, so :meth:`BatchedKillTheKing._step` reads one row of a
-  per-action table and applies every game's action with a handful of gathers and scatters.
-* **Random play counts instead of listing.** :meth:`BatchedKillTheKing._sample` draws an exactly
-  uniform legal action from one uniform number per game with no ``(B, K)`` candidates: each unit
-  of the player to move counts its steps (its free walkable neighbours, packed into an 8-bit
-  code, and Empty) and the units in its reach (one table lookup per pair of units, on the
-  difference of their cells), and the ``⌊u · n⌋``-th legal action is found by counting.
-* **Small copies.** ``occ`` is kept in the smallest integer type that holds the unit ids (int8
-  on every shipped map): a step copies it whole, and at int64 that copy cost more than the rest.
+* **No occupancy grid.** A game has a handful of units, so the rules find the unit on a cell by
+  comparing ``pos`` and keep no ``occ`` (:meth:`BatchedKillTheKing.occupancy` builds it on
+  demand): a step copied that ``(B, H·W)`` grid whole, about as much as everything else.
+* **A step is one table row.** Every action touches at most two units: a Move relocates the
+  acting unit, an Attack or a Heal changes the health of its target (and an Attack may remove
+  it). Its acting cell, target cell and kind depend on the action alone, so
+  :meth:`BatchedKillTheKing._step` reads one row of a per-action table and rewrites each
+  per-unit field with ``where`` over ``(B, U)``, without gathers or scatters.
+* **Random play counts bits instead of listing.** What a unit can do is one *window word*: a bit
+  per offset ``|dx|, |dy| ≤ 2`` around it (its free neighbours, the units in its reach) and one
+  for Empty. :meth:`BatchedKillTheKing._sample` builds the words from the pairs of units of each
+  game with dense arithmetic, counts their bits, and draws an exactly uniform legal action
+  from one uniform number per game as the ``i``-th set bit of the ``⌊u · n⌋``-th action's
+  unit, with no ``(B, K)`` candidates.
 * **One graph.** No data-dependent Python branch, so that ``compile=True`` compiles the step
-  and the sampler to one graph each.
+  and the sampler to one graph each. A few helpers take another formulation of the same
+  result compiled than eager (``torch.compiler.is_compiling()``): what fuses into inductor's
+  loops is not what costs the fewest eager operations.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
+import itertools
 from typing import NamedTuple
 
 import torch
 
 from stratagem.envs.batched.stratega import (
     PLAYING,
-    StrategaBatch,
+    StrategaBatchBase,
     StrategaBatchedGame,
     smallest_int,
 )
@@ -47,38 +53,126 @@ __all__ = ["BatchedKillTheKing", "KillTheKingBatch"]
 #: Kind of each candidate (and of each action plane): the legality test it needs; ``_NONE``
 #: pads the candidate tables and is never legal.
 _MOVE, _EMPTY, _ATTACK, _HEAL_KIND, _END, _NONE = range(6)
-#: Columns of the integer action table and of its flags (see ``_action_tables``).
-_COLUMNS = ("cell", "target", "spend", "acts", "move_delta", "death_delta", "end")
-_CELL, _TARGET, _SPEND, _ACTS, _MOVE_DELTA, _DEATH_DELTA, _END_COLUMN = range(len(_COLUMNS))
-_F_MOVE, _F_ATTACK = range(2)
-#: The move code of a unit: its 8 free flags (bytes of one int64) modulo this, where byte ``s``
-#: keeps the bit ``_BYTE_BIT[s]`` (``256^s = 2^(8s mod 9)`` modulo ``2^9 - 1``), all distinct.
-_BYTE_MODULUS = 2**9 - 1
-#: The most steps a unit has: its 8 moves and Empty (the row width of ``_move_pick``).
-_STEPS = len(A.MOVE_OFFSETS) + 1
-_BYTE_BIT = [2 ** (8 * (s if sys.byteorder == "little" else 7 - s) % 9) for s in range(8)]
+#: Columns of the action table (see ``_action_tables``).
+_COLUMNS = ("cell", "target", "end")
+_CELL, _TARGET, _END_COLUMN = range(len(_COLUMNS))
+#: Columns of its flags, and of the per-unit table (see ``_action_tables``).
+_FLAGS = ("spends", "acts", "moves", "attacks")
+_SPENDS, _ACTS, _MOVES, _ATTACKS = range(len(_FLAGS))
+_UNIT_COLUMNS = ("effect", "full_hp", "refill", "king_side")
+_EFFECT, _FULL_HP, _REFILL, _KING_SIDE = range(len(_UNIT_COLUMNS))
+#: The cell of the action table's rows that name no unit (EndTurn, the no-op): no unit is there.
+_NOWHERE = -2
+#: The window of a unit: one bit per offset ``(dx, dy)``, ``|dx|, |dy| ≤ 2`` (its reach), in
+#: rows of ``_SIDE``; the bit of ``(0, 0)``; Empty's bit after the window's 25, and its word.
+_SIDE = 5
+_CENTRE = 2 * _SIDE + 2
+_WINDOW_BITS = _SIDE * _SIDE
+_WINDOW_MASK = (1 << _WINDOW_BITS) - 1
+_EMPTY_WORD = 1 << _WINDOW_BITS
+#: Compiled pair words: the bit of a pair out of each other's window (masked off after the sum
+#: over the units), and a removed unit's column and row (far from any cell).
+_OUT_BIT = _WINDOW_BITS + 2
+_FAR = 1 << 20
+#: ``pos // W`` is ``(pos · ⌈2^s / W⌉) >> s`` on boards of fewer than about ``2^s / W`` cells.
+_ROW_SHIFT = 20
+
+
+def _window_bit(dx: int, dy: int) -> int:
+    """The window bit of offset ``(dx, dy)`` (see :meth:`BatchedKillTheKing._sampling_tables`)."""
+    return (dy + 2) * _SIDE + dx + 2
+
+
+def _window_mask(offsets: tuple[tuple[int, int], ...], reach: float) -> int:
+    """The window bits of the ``offsets`` within Euclidean distance ``reach``."""
+    return sum(1 << _window_bit(dx, dy) for dx, dy in offsets if dx * dx + dy * dy <= reach**2)
+
+
+def _materialized(tensor: torch.Tensor) -> torch.Tensor:
+    """``tensor`` as a contiguous tensor that a compiled graph computes once, in memory.
+
+    Inductor recomputes a cheap expression inside every loop that reads it (inlining), and
+    orders a loop after the memory layout of what it reads: the units' fields of a batch are
+    ``(B, U)``, so a loop over pairs of units would run along the 8 units of a game. Read
+    through ``as_strided``, the expression is stored once as the contiguous ``(U, B)`` it is,
+    and the loops that read it run along the games.
+    """
+    tensor = tensor.contiguous()
+    return tensor.as_strided(tensor.shape, tensor.stride())
+
+
+def _select_one(one_hot: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
+    """``(B,)`` each row's value at the True entry of ``one_hot`` (both ``(B, U)``; 0 if none).
+
+    Eager, ``(values · one_hot).sum(1)``. Compiled, the entry's column bit by bit, as ``any``
+    over the columns whose index has that bit, then one ``gather``: ``any`` over a row of a few
+    units stays in vector registers, where an integer ``sum`` over it went through memory and
+    cost half a step.
+    """
+    if not torch.compiler.is_compiling():
+        return (values * one_hot).sum(1)
+    column = torch.arange(one_hot.shape[1], device=one_hot.device)
+    index = torch.zeros(one_hot.shape[0], dtype=torch.int64, device=one_hot.device)
+    for b in range(max(one_hot.shape[1] - 1, 1).bit_length()):
+        index = index | ((one_hot & ((column >> b) & 1).bool()).any(1).long() << b)
+    picked = values.gather(1, index[:, None]).squeeze(1)
+    return torch.where(one_hot.any(1), picked, 0)
+
+
+def _nth_bit(word: torch.Tensor, i: torch.Tensor, window: torch.Tensor) -> torch.Tensor:
+    """``(B,)`` the position of the ``i``-th (from 0) set bit of each word (of ``window`` bits).
+
+    That is the largest ``b`` with at most ``i`` set bits below it: compiled, found by
+    bisection on the prefix counts (element-wise operations that fuse); eager, by one cumulative
+    sum over the bits (fewer, larger operations).
+    """
+    if torch.compiler.is_compiling():
+        bit = torch.zeros_like(word)
+        for step in (16, 8, 4, 2, 1):
+            wider = bit + step
+            below = _popcount(word & (torch.bitwise_left_shift(1, wider) - 1))
+            bit = torch.where(below <= i, wider, bit)
+        return bit
+    seen = torch.bitwise_right_shift(word[:, None], window).bitwise_and_(1).cumsum(1)
+    return (seen <= i[:, None]).sum(1)
+
+
+def _popcount(word: torch.Tensor) -> torch.Tensor:
+    """The number of set bits of each (non-negative, below ``2^32``) integer, in a few ops.
+
+    (torch has no popcount; the classic bit-slicing sum vectorises where a table lookup is a
+    gather per element.)
+    """
+    word = word - (torch.bitwise_right_shift(word, 1) & 0x55555555)
+    word = (word & 0x33333333) + (torch.bitwise_right_shift(word, 2) & 0x33333333)
+    word = (word + torch.bitwise_right_shift(word, 4)) & 0x0F0F0F0F
+    return torch.bitwise_right_shift(word * 0x01010101, 24) & 0xFF
 
 
 class _UnitActions(NamedTuple):
-    """Per unit slot of the player to move (``(P, B)``, games last; ``reach`` ``(P, U, B)``).
+    """Per unit (``(U, B)``, games last) what it can do if its side is to move (else nothing).
 
     Attributes:
         pos: The unit's cell (-1 once removed).
-        code: The bit set of its free walkable neighbours (0 when it may not step).
-        steps: How many steps it has: its free moves and Empty (0 when it may not step).
-        reach: Per unit of the position, ``plane · cells`` of the Attack or Heal on it, -1
-            where it is not a legal target (out of reach, own side, removed, or not ready).
+        options: Its legal actions as a window word (see
+            :meth:`BatchedKillTheKing._sampling_tables`): the bits of its free usable
+            neighbours and Empty when it may step, of the units in its reach when it may act.
+        free: The window bits of its free usable neighbours (whether or not it may step).
+        heals: Whether it is a Healer (its acting bits are Heals, else Attacks).
     """
 
     pos: torch.Tensor
-    code: torch.Tensor
-    steps: torch.Tensor
-    reach: torch.Tensor
+    options: torch.Tensor
+    free: torch.Tensor
+    heals: torch.Tensor
 
 
 @dataclasses.dataclass(frozen=True)
-class KillTheKingBatch(StrategaBatch):
-    """A batch of Kill The King positions (see :class:`StrategaBatch` for the shared fields).
+class KillTheKingBatch(StrategaBatchBase):
+    """A batch of Kill The King positions (see :class:`StrategaBatchBase` for the shared fields).
+
+    No ``occ``: the rules find units by comparing ``pos`` (:meth:`BatchedKillTheKing.occupancy`
+    gives the grid).
 
     Attributes:
         hp: ``(B, U)`` each unit's health (0 once removed, and in padding slots).
@@ -102,13 +196,13 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
     Attributes:
         candidates: ``K``, the width of :meth:`legal_candidates` (the most candidates a player
             has on any board of the game, EndTurn included).
-        per_player: ``P``, the most units a player has on any board of the game.
-        occ_dtype: The integer type of ``occ`` (the smallest that holds the unit ids; -1 still
-            marks an empty cell).
+        occ_dtype: The integer type of :meth:`occupancy` (the smallest that holds the unit
+            ids; -1 marks an empty cell).
     """
 
     unit_fields = {"hp": 1, "mp": 1, "last": 1}
     batch_type = KillTheKingBatch
+    keeps_occupancy = False
 
     def __init__(
         self, game: Game, device: torch.device | str = "cpu", *, compile: bool = False
@@ -142,6 +236,11 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
         self.is_king = self.present & (self.utype == KING)
         self._sampling_tables()
         self._action_tables()
+        self.occ_dtype = smallest_int(self.units)
+
+    def occupancy(self, state: KillTheKingBatch) -> torch.Tensor:
+        """``(B, H·W)`` the unit on each cell, -1 where empty (in :attr:`occ_dtype`)."""
+        return self._occupancy(state.pos)
 
     def init_boards(self, boards: torch.Tensor) -> KillTheKingBatch:
         """Fresh positions on ``boards``."""
@@ -203,204 +302,173 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
 
         An action's effects depend on the board only through its units, so one table serves
         every board: the acting cell, the target cell (a Move's destination, an Attack's or a
-        Heal's target, Empty's own cell), the movement point spent, whether it starts the
-        cooldown (Attack, Heal), the change of the mover's ``pos`` and of a killed target's,
-        and EndTurn; flags: Move, Attack. Per board and unit: the health change its Attack or
-        Heal makes, its maximum health and whether it is a King; per board each side's King
-        slots, for the outcome.
+        Heal's target, Empty's own cell), whether it spends the movement point (Move, Empty),
+        acts (Attack, Heal: starts the cooldown, changes the target's health), moves, attacks,
+        and ends the turn. EndTurn and the no-op name cell -2, on which no unit stands. Per
+        board and unit (``(boards, U)``): the health change its Attack or Heal makes, its
+        maximum health, and its King side (1 + owner for a King, 0 for any other unit).
         """
         cells, na = self.cells, self.num_actions
         plane_to = self.plane_to.tolist()
-        ints, flags = [], []
+        rows = []
+        flags = []
         for action in range(na + 1):
-            row = [0] * len(_COLUMNS)
-            move = attack = False
-            if action == na - 1:
-                row[_END_COLUMN] = 1
-            elif action < na - 1:
+            row = [_NOWHERE, _NOWHERE, int(action == na - 1)]
+            kind = "none"
+            if action < na - 1:
                 plane, p = divmod(action, cells)
                 kind = A.PLANE_KIND[plane][0]
-                q = max(plane_to[p][plane], 0)  # -1 off the board: never legal
-                row[_CELL], row[_TARGET] = p, q
-                row[_SPEND] = -int(kind in ("move", "empty"))
-                row[_ACTS] = int(kind in ("attack", "heal"))
-                move, attack = kind == "move", kind == "attack"
-                row[_MOVE_DELTA] = q - p if move else 0
-                row[_DEATH_DELTA] = -1 - q if attack else 0
-            ints.append(row)
-            flags.append([move, attack])
-        self._act = torch.tensor(ints, device=self.device)
-        self._act_flag = torch.tensor(flags, device=self.device)
-        utype = self.utype.reshape(-1)
-        effect = torch.where(utype == HEALER, self.heal[utype], -self.damage[utype])
-        self._effect = torch.where(self.present.reshape(-1), effect, 0)
-        self._max_hp_of = self.full_hp.reshape(-1).contiguous()
-        self._is_king_of = self.is_king.reshape(-1).contiguous()
-        self._refill_or_0 = torch.stack([torch.zeros_like(self.refill), self.refill], 1).view(
-            -1, self.units
-        )
-        kings = [
-            [[j for j in range(self.units) if k[j] and o[j] == side] for side in range(2)]
-            for k, o in zip(self.is_king.tolist(), self.owner.tolist(), strict=True)
-        ]
-        width = max(1, max(len(s) for b in kings for s in b))
-        self._kings = torch.tensor(
-            [[(s + [0] * width)[:width] for s in b] for b in kings], device=self.device
-        ).view(len(kings), -1)
-        ok = [[i < len(s) for s in b for i in range(width)] for b in kings]
-        self._kings_ok = None if all(map(all, ok)) else torch.tensor(ok, device=self.device)
+                q = plane_to[p][plane]
+                row[_CELL], row[_TARGET] = p, q if q >= 0 else _NOWHERE  # off the board: illegal
+            rows.append(row)
+            spends, acts = kind in ("move", "empty"), kind in ("attack", "heal")
+            flags.append([spends, acts, kind == "move", kind == "attack"])
+        self._act = torch.tensor(rows, device=self.device)
+        self._act_flags = torch.tensor(flags, device=self.device)
+        effect = torch.where(self.utype == HEALER, self.heal[self.utype], -self.damage[self.utype])
+        king_side = torch.where(self.is_king, self.owner + 1, 0)
+        columns = [torch.where(self.present, effect, 0), self.full_hp, self.refill, king_side]
+        self._unit_tables = [c.contiguous() for c in columns]  # (boards, U) each
         # per (side 0 has a King) + 2 · (side 1 has one): the winner
         self._outcome_of = torch.tensor([-1, 0, 1, PLAYING], device=self.device)
-        # occ holds unit ids and -1 in the smallest integer type that fits: a step copies it
-        self.occ_dtype = smallest_int(self.units)
 
     def _sampling_tables(self) -> None:
         """The tables of :meth:`_unit_actions`, which counts each unit's legal actions directly.
 
-        * ``_slots`` ``(P, 2 · boards)``: per key ``2 · board + player`` the player's unit
-          slots (games last once selected), padded with a slot that never holds a unit when
-          the board has one (else with slot 0, and ``_slot_ok`` masks it).
-        * ``_nb_cell`` ``(cells + 1, 8)``: per cell ``pos + 1`` (row 0: a removed unit) its 8
-          neighbour cells (0 off the board); ``_nb_usable`` per board, cell and whether the
-          unit may step: the bit set of the neighbours it could step to if they were free (on
-          the board and walkable; none when it may not step).
-        * ``_step_count`` per move code and step flag: the unit's steps (its free moves and
-          Empty); ``_move_pick`` per code the ``i``-th of ``[free moves…, Empty]`` as
-          ``plane · cells``.
-        * ``_z`` ``(cells + 1)``: each cell as ``y · S + x`` with ``S = W + 3``, so that the
-          difference of two cells within reach (``|dx|, |dy| ≤ 2``) names the offset exactly
-          and any farther difference names none; row 0 (removed) is far below every cell.
-        * ``_pair_base`` ``(2 · boards, P · U)`` and ``_pair_table``: the difference, clamped to
-          ``±R`` and added to the base of the pair (acting slot, target unit), reads in the
-          table ``plane · cells`` of the Attack or Heal of that offset, or -1 where the pair
-          cannot act (a target of the own side for an attacker, padding) or is out of reach.
+        Every offset ``(dx, dy)`` with ``|dx|, |dy| ≤ 2`` (all a unit can reach) has one bit of
+        a *window* word, ``5 · (dy + 2) + dx + 2`` (:func:`_window_bit`); bit 25 is Empty. So a
+        unit's options are bit sets: the free cells around it, the units in its reach, Empty.
+
+        * ``_usable`` ``(boards · (cells + 1))``: per board and cell ``pos + 1`` (0: a removed
+          unit) the window bits of the neighbours a unit there could step to if they were free
+          (on the board and walkable).
+        * ``_reach_enemy_t``, ``_reach_friend_t`` ``(U, boards)`` (units first, as
+          ``_owner_t``): per unit the window bits of the offsets at which it may act on an
+          enemy and on a unit of its own side (an attacker's attack offsets and none; a
+          Healer's heal offsets, its own cell included, twice).
+        * ``_plane_cells`` ``(3 · 26)``: per kind (Move, Attack, Heal) and window bit the
+          action plane times ``cells`` (Empty at bit 25 in every row), so that the drawn bit
+          and the unit's cell give the action.
+        * Eager pair words (:meth:`_pair_words`): ``_z`` per cell ``pos + 1`` and
+          ``_pair_word`` per difference of two ``z`` (plus ``_z_far``); compiled: ``_row_mul``.
         """
-        boards, cells, units = len(self.owner), self.cells, self.units
-        owner, present = self.owner.tolist(), self.present.tolist()
-        utype = self.utype.tolist()
-        rows = [
-            [j for j in range(units) if present[b][j] and owner[b][j] == player]
-            for b in range(boards)
-            for player in range(2)
-        ]
-        self.per_player = max(len(r) for r in rows)
-        padded, ok = [], []
-        for k, r in enumerate(rows):
-            spare = [j for j in range(units) if not present[k // 2][j]]
-            padded.append(r + [spare[0] if spare else 0] * (self.per_player - len(r)))
-            ok.append([i < len(r) or bool(spare) for i in range(self.per_player)])
-        self._slots = torch.tensor(padded, device=self.device).t().contiguous()
-        self._slot_ok = (
-            None if all(map(all, ok)) else torch.tensor(ok, device=self.device).t().contiguous()
-        )
-        # moves: the neighbour cells, the usable ones as bits, the free moves of each bit set
-        moves = len(A.MOVE_OFFSETS)
+        cells = self.cells
         step_to = self.neighbours(A.MOVE_OFFSETS).tolist()
-        self._nb_cell = torch.tensor(
-            [[0] * moves] + [[max(q, 0) for q in step_to[p]] for p in range(cells)],
-            device=self.device,
-        )
         usable = []
         for walkable in self.walkable.tolist():
-            usable += [0, 0]  # a removed unit
+            usable.append(0)  # a removed unit
             for p in range(cells):
-                bits = sum(_BYTE_BIT[s] for s, q in enumerate(step_to[p]) if q >= 0 and walkable[q])
-                usable += [0, bits]
-        self._nb_usable = torch.tensor(usable, device=self.device)
-        count, pick = [], []
-        for code in range(_BYTE_MODULUS + 1):
-            planes = [A.MOVE_PLANE0 + s for s in range(moves) if code & _BYTE_BIT[s]]
-            count += [0, len(planes) + 1]
-            pick += [q * cells for q in [*planes, A.EMPTY_PLANE]]
-            pick += [0] * (moves - len(planes))
-        self._step_count = torch.tensor(count, device=self.device)
-        self._move_pick = torch.tensor(pick, device=self.device)
-        # attacks and heals: one lookup per pair of (acting slot, target unit)
-        span = self.width + 3
-        # (far from every cell: a removed unit's z, below, and an acting unit's that is not
-        # ready, above, differ from any other z by more than the reach)
-        self._far = 4 * (cells + 1) * span
-        z = [-self._far] + [(p // self.width) * span + p % self.width for p in range(cells)]
-        self._z = torch.tensor(z, device=self.device)
-        self._reach = reach = 2 * span + 3
-        table = []
-        for t, stats in [*enumerate(UNIT_STATS), (-1, None)]:  # the last: never legal
-            for d in range(-reach, reach + 1):
-                dy = (d + 2) // span  # exact for |dx| <= 2 (span > 4)
-                dx = d - dy * span
-                plane = -1
-                if stats is not None and abs(dx) <= 2 and abs(dy) <= 2:
-                    if t == HEALER and dx * dx + dy * dy <= stats.heal_range**2:
-                        plane = A.HEAL_PLANE_OF[(dx, dy)]
-                    elif t != HEALER and 0 < dx * dx + dy * dy <= stats.attack_range**2:
-                        plane = A.ATTACK_PLANE_OF[(dx, dy)]
-                table.append(plane * cells if plane >= 0 else -1)
-        self._pair_table = torch.tensor(table, device=self.device)
-        base = []
-        for k, r in enumerate(rows):
-            b, player = divmod(k, 2)
-            row = []
-            for i in range(self.per_player):
-                for v in range(units):
-                    c = len(UNIT_STATS)  # never
-                    if i < len(r) and present[b][v]:
-                        t = utype[b][r[i]]
-                        if t == HEALER or owner[b][v] != player:
-                            c = t
-                    row.append(c * (2 * reach + 1) + reach)
-            base.append(row)
-        self._pair_base = torch.tensor(base, device=self.device)
+                usable.append(
+                    sum(
+                        1 << _window_bit(dx, dy)
+                        for (dx, dy), q in zip(A.MOVE_OFFSETS, step_to[p], strict=True)
+                        if q >= 0 and walkable[q]
+                    )
+                )
+        self._usable = torch.tensor(usable, device=self.device)
+        masks = []
+        for t, stats in enumerate(UNIT_STATS):
+            if t == HEALER:
+                heal = _window_mask(A.HEAL_OFFSETS, stats.heal_range)
+                masks.append((heal, heal))
+            else:
+                masks.append((_window_mask(A.ATTACK_OFFSETS, stats.attack_range), 0))
+        utype, present = self.utype.tolist(), self.present.tolist()
+        for which, name in enumerate(("_reach_enemy_t", "_reach_friend_t")):
+            table = [
+                [masks[t][which] if ok else 0 for t, ok in zip(ts, oks, strict=True)]
+                for ts, oks in zip(utype, present, strict=True)
+            ]
+            setattr(self, name, torch.tensor(table, device=self.device).t().contiguous())
+        planes = [[A.EMPTY_PLANE] * (_WINDOW_BITS + 1) for _ in range(3)]
+        for row, plane_of in enumerate((A.MOVE_PLANE_OF, A.ATTACK_PLANE_OF, A.HEAL_PLANE_OF)):
+            for (dx, dy), plane in plane_of.items():
+                planes[row][_window_bit(dx, dy)] = plane
+        self._plane_cells = torch.tensor(planes, device=self.device).view(-1) * cells
+        self._window = torch.arange(_WINDOW_BITS + 1, device=self.device)
+        self._owner_t = self.owner.t().contiguous()
+        # pairs of units: each cell as z = y · S + x with S = W + 2, so that the difference of
+        # two cells names the offset (dx, dy) exactly when |dx|, |dy| <= 2 and no such offset
+        # otherwise; a removed unit's z is out of every cell's window, and the table of words
+        # covers every difference, offset by that far z
+        span = self.width + 2
+        z = [(p // self.width) * span + p % self.width for p in range(cells)]
+        self._z_far = far = max(z) + 2 * span + 3
+        self._z = torch.tensor([far, *z], device=self.device)
+        words = [0] * (2 * far + 1)
+        for dy, dx in itertools.product(range(-2, 3), repeat=2):
+            words[far + dy * span + dx] = 1 << _window_bit(dx, dy)
+        self._pair_word = torch.tensor(words, device=self.device)
+        # compiled: pos // W as a multiplication and a shift (exact on the board; vectorises)
+        self._row_mul = -(-(1 << _ROW_SHIFT) // self.width)
+        rows = (torch.arange(-1, cells) * self._row_mul) >> _ROW_SHIFT
+        if not torch.equal(rows, torch.arange(-1, cells).div(self.width, rounding_mode="floor")):
+            raise ValueError(f"kill_the_king: a board of {cells} cells is too large")
 
     # ----------------------------------------------------------------- legal actions
     #: One uniform number per game: :meth:`_sample` draws by counting.
     sample_draws = 1
 
     def _unit_actions(self, state: KillTheKingBatch) -> _UnitActions:
-        """What each unit of the player to move can do, counted without listing candidates.
+        """What each unit can do if its side is to move, counted without listing candidates.
 
-        Per unit slot (``(P, B)``, games last): a unit may step when it is alive with a
-        movement point (its free walkable neighbours and Empty), and act when it is alive and
-        off cooldown (every unit its type reaches: enemies for an attacker, any unit for a
-        Healer, itself included). The acting reach is one lookup per pair (slot, unit) in
-        :attr:`_pair_table` instead of one per candidate offset (see
-        :meth:`_sampling_tables`). Finished games are not masked.
+        Per unit (``(U, B)``, games last): a unit of the player to move may step when it is
+        alive with a movement point (to its free usable neighbours, and Empty) and act when it
+        is alive and off cooldown (on every unit in its reach: enemies for an attacker, any unit
+        for a Healer, itself included). Its options are one window word (see
+        :meth:`_sampling_tables`), built from the window words of the ``U × U`` pairs of units
+        of each game (:meth:`_pair_words`) with element-wise operations, which inductor runs
+        along the games: the pairs replace the lookup chains (slot, cell, neighbour, occupant)
+        that dominated a compiled step. The other side's units have none. Finished games are
+        not masked.
         """
-        count, p, units, cells = state.batch_size, self.per_player, self.units, self.cells
-        key = state.board * 2 + state.player
-        rows = torch.arange(count, device=self.device)
-        flat = self._slots.index_select(1, key).add_(rows * units).view(-1)  # (P · B) units
-        pos = state.pos.reshape(-1).index_select(0, flat).view(p, count)
+        board, pos = state.board, _materialized(state.pos.t())  # units first: (U, B)
         alive = pos >= 0
-        if self._slot_ok is not None:
-            alive = alive & self._slot_ok.index_select(1, key)
-        step = alive & (state.mp.reshape(-1).index_select(0, flat).view(p, count) >= 1)
-        last = state.last.reshape(-1).index_select(0, flat).view(p, count)
-        ready = alive & (last < state.tick)
-        # the free neighbours, as the bits of a move code
-        # (the 8 free flags of a unit are the bytes of one int64, and its remainder modulo
-        # 511 = 2^9 - 1 keeps one distinct bit of each: 256^i = 2^(8i mod 9) there)
-        at = (pos + 1).view(-1)
-        near = self._nb_cell.index_select(0, at).view(p, count, 8).add_((rows * cells)[:, None])
-        free = state.occ.reshape(-1).index_select(0, near.view(-1)) < 0
-        usable_at = (pos + 1).add_(state.board * (cells + 1)).mul_(2).add_(step)
-        usable = self._nb_usable.index_select(0, usable_at.view(-1)).view(p, count)
-        code = free.view(torch.int64).view(p, count).remainder(_BYTE_MODULUS).bitwise_and_(usable)
-        steps = self._step_count.index_select(0, (code * 2 + step).view(-1)).view(p, count)
-        # the units in reach of each ready unit: one table lookup per pair
-        z_all = self._z.index_select(0, (state.pos.t() + 1).reshape(-1)).view(1, units, count)
-        z_me = torch.where(ready, self._z.index_select(0, at).view(p, count), self._far)
-        diff = (z_all - z_me[:, None]).clamp_(-self._reach, self._reach)
-        base = self._pair_base.index_select(0, key).t().view(p, units, count)
-        reach = self._pair_table.index_select(0, diff.add_(base).view(-1)).view(p, units, count)
-        return _UnitActions(pos, code, steps, reach)
+        owner = _materialized(self._owner_t.index_select(1, board))
+        mine = owner == state.player
+        enemy = owner == 1 - state.player
+        pair = self._pair_words(pos)
+        # (the units stand on distinct cells: the sums are bit sets)
+        around = pair.sum(1) & _WINDOW_MASK
+        enemies = torch.where(enemy[None], pair, 0).sum(1) & _WINDOW_MASK
+        step = mine & alive & (state.mp.t() >= 1)
+        ready = mine & alive & (state.last.t() < state.tick)
+        free = _take(self._usable, board * (self.cells + 1) + pos + 1) & ~around
+        reach_friend = self._reach_friend_t.index_select(1, board)
+        reach = (enemies & self._reach_enemy_t.index_select(1, board)) | (
+            (around - enemies) & reach_friend
+        )
+        options = torch.where(step, free | _EMPTY_WORD, 0) | torch.where(ready, reach, 0)
+        return _UnitActions(pos, options, free, reach_friend != 0)
+
+    def _pair_words(self, pos: torch.Tensor) -> torch.Tensor:
+        """``(i, j, B)`` per pair of units the window bit of ``j``'s offset from ``i``.
+
+        From ``pos`` ``(U, B)``; none when ``j`` is removed or out of ``i``'s window (a removed
+        ``i``'s words do not matter), and bits above the window only (callers mask them off).
+        Eager, one lookup on the difference of their ``z`` (see :meth:`_sampling_tables`): the
+        fewest operations. Compiled, arithmetic on their rows and columns, which inductor
+        vectorises along the games where each lookup is a load per pair.
+        """
+        if not torch.compiler.is_compiling():
+            z = _take(self._z, pos + 1)
+            return _take(self._pair_word, (z + self._z_far)[None, :, :] - z[:, None, :])
+        y = torch.bitwise_right_shift(pos * self._row_mul, _ROW_SHIFT)  # pos // W
+        # per unit, once (a removed unit far from every cell): its column, row and y · 5 + x,
+        # so that a pair costs a few vector operations
+        x = _materialized(torch.where(pos >= 0, pos - y * self.width, -_FAR))
+        y = _materialized(torch.where(pos >= 0, y, -_FAR))
+        w = _materialized(y * _SIDE + x)
+        near = ((x[None] - x[:, None]).abs() <= 2) & ((y[None] - y[:, None]).abs() <= 2)
+        bit = torch.where(near, w[None] - w[:, None] + _CENTRE, _OUT_BIT)
+        return torch.bitwise_left_shift(1, bit)
 
     def legal_count(self, state: KillTheKingBatch) -> torch.Tensor:
         """``(B,)`` the number of legal actions of each position (0 once finished).
 
-        ``legal_mask(state).sum(1)``, from the per-unit counts of :meth:`_unit_actions`.
+        ``legal_mask(state).sum(1)``, from the per-unit options of :meth:`_unit_actions`.
         """
-        units = self._unit_actions(state)
-        n = units.steps.sum(0) + (units.reach >= 0).sum((0, 1)) + 1
+        n = _popcount(self._unit_actions(state).options).sum(0) + 1
         return torch.where(state.winner == PLAYING, n, 0)
 
     def _sample(self, state: KillTheKingBatch, u: torch.Tensor) -> torch.Tensor:
@@ -408,26 +476,23 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
 
         The same distribution as the default sampler (uniform over the legal actions of
         :meth:`legal_candidates`; not the same random stream) without its ``(B, K)``
-        candidates, which cost several times more: with ``n`` legal actions in all (the units'
-        counts of :meth:`_unit_actions` and EndTurn) it takes ``r = ⌊u · n⌋`` and returns the
-        ``r``-th, found unit by unit, then within the unit (its steps first, in plane order,
-        then the units in its reach, in slot order).
+        candidates, which cost several times more: with ``n`` legal actions in all (the set
+        bits of the units' options of :meth:`_unit_actions`, and EndTurn) it takes
+        ``r = ⌊u · n⌋`` and returns the ``r``-th, found unit by unit (in unit order), then as
+        the ``i``-th set bit of that unit's options.
         """
         units = self.units
-        pos, code, steps, reach = self._unit_actions(state)
-        hit = reach >= 0
-        unit, i, slot = self._count_draw(steps + hit.sum(1), u)
-        own_steps = steps.gather(0, slot).squeeze(0)
-        moved = self._move_pick.index_select(
-            0, code.gather(0, slot).squeeze(0) * _STEPS + i.clamp(max=_STEPS - 1)
-        )
-        # else the (i - own_steps)-th unit in the chosen unit's reach
-        wide = slot[:, None].expand(1, units, -1)
-        seen = hit.gather(0, wide).squeeze(0).cumsum(0)
-        target = (seen <= i - own_steps).sum(0).clamp_(max=units - 1)
-        acted = reach.gather(0, wide).squeeze(0).gather(0, target[None]).squeeze(0)
-        action = torch.where(i < own_steps, moved, acted).add_(pos.gather(0, slot).squeeze(0))
-        return self._drawn(state, unit, action)
+        pos, options, free, heals = self._unit_actions(state)
+        unit, i, k = self._count_draw(_popcount(options), u)
+        word = options.gather(0, k).squeeze(0)
+        bit = _nth_bit(word, i, self._window).clamp_(max=_WINDOW_BITS)  # (EndTurn: past the last)
+        moves = torch.bitwise_right_shift(free.gather(0, k).squeeze(0), bit).bitwise_and_(1)
+        kind = torch.where(moves == 1, 0, 1 + heals.gather(0, k).squeeze(0).long())
+        action = self._plane_cells.index_select(0, kind * (_WINDOW_BITS + 1) + bit)
+        action = action + pos.gather(0, k).squeeze(0)
+        action = torch.where(unit == units, self.num_actions - 1, action)
+        # (stored once: the step reads it in several places, which compiled would each redo it)
+        return _materialized(torch.where(state.winner == PLAYING, action, 0))
 
     def legal_candidates(self, state: KillTheKingBatch) -> tuple[torch.Tensor, torch.Tensor]:
         """The player to move's candidates (see :meth:`_candidate_tables`): ``(B, K)``.
@@ -449,7 +514,7 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
         row = torch.where(pos >= 0, pos, self.cells)
         target = _take(self._plane_to_flat, row * self._planes + plane)
         target0 = target.clamp(min=0)
-        there = state.occ.gather(1, target0).long()
+        there = self.occupancy(state).gather(1, target0).long()
         walk = _take(self._walkable_flat, board[:, None] * self.cells + target0)
         there_owner = _take(self.owner, board).gather(1, there.clamp(min=0))
         on = target >= 0
@@ -467,67 +532,47 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
     def _step(
         self, state: KillTheKingBatch, actions: torch.Tensor, moving: torch.Tensor
     ) -> KillTheKingBatch:
-        """The rules: one row of the action table per game, then a few gathers and scatters.
+        """The rules: one row of the action table per game, then element-wise updates.
 
-        Games that do not move read the no-op row, which writes every touched entry back
-        unchanged, so that no step needs a data-dependent branch (see the module docstring).
+        The acting unit is the one on the row's cell and the target the one on its target cell,
+        found by comparing ``pos`` (a game has a handful of units): every per-unit field is then
+        rewritten with ``where`` in one pass over ``(B, U)``, without gathers or scatters. Games
+        that do not move read the no-op row, which names no unit and changes nothing, so that no
+        step needs a data-dependent branch (see the module docstring).
         """
-        count = state.batch_size
         at = torch.where(moving, actions, self.num_actions)  # the no-op row where not moving
-        row = self._act.index_select(0, at)  # (B, columns) of the action table
-        flag = self._act_flag.index_select(0, at)
-        cell, target = row[:, _CELL, None], row[:, _TARGET, None]
-        is_move, is_attack = flag[:, _F_MOVE, None], flag[:, _F_ATTACK, None]
-        occ = state.occ.clone()
-        here = occ.gather(1, cell)  # the acting unit (-1 only in rows that change nothing)
-        there = occ.gather(1, target)  # the Attack's or Heal's target (-1 for a Move)
-        u = here.long().clamp_(min=0)
-        v = there.long().clamp_(min=0)
-        unit_row = (state.board * self.units)[:, None]
+        row = _materialized(self._act.index_select(0, at))  # (B, columns) of the action table
+        cell, target, end = row.unbind(1)
+        spends, acts, moves, attacks = _materialized(self._act_flags.index_select(0, at)).unbind(1)
+        per_unit = [_take(table, state.board) for table in self._unit_tables]  # (B, U) each
+        pos = state.pos
+        acting = pos == cell[:, None]  # (B, U): the acting unit, if any
+        acted_on = (pos == target[:, None]) & acts[:, None]
         # the target's health: damage or heal, clamped at its maximum; removed at 0 or less
-        # (rows that act on nobody write the health of unit v back unchanged)
-        hp = state.hp.clone()
-        effect = self._effect.index_select(0, (unit_row + u).view(-1)).view(count, 1)
-        hp_v = hp.gather(1, v).add_(effect * row[:, _ACTS, None])
-        hp_v = torch.minimum(
-            hp_v, self._max_hp_of.index_select(0, (unit_row + v).view(-1))[:, None]
-        )
-        hp.scatter_(1, v, hp_v.clamp(min=0))
-        dies = is_attack & (hp_v <= 0)
-        # at most one unit leaves a cell (the mover or the dead) and one enters (the mover)
-        occ.scatter_(1, cell, torch.where(is_move, -1, here))
-        occ.scatter_(1, target, torch.where(is_move, here, torch.where(dies, -1, there)))
-        pos = state.pos.clone()
-        moved = row[:, _MOVE_DELTA, None] + dies * row[:, _DEATH_DELTA, None]
-        pos.scatter_add_(1, torch.where(dies, v, u), moved)
+        effect = _select_one(acting, per_unit[_EFFECT])[:, None]
+        health = torch.minimum(state.hp + effect, per_unit[_FULL_HP]).clamp_(min=0)
+        hp = torch.where(acted_on, health, state.hp)
+        dies = acted_on & (health == 0) & attacks[:, None]
+        pos = torch.where(acting & moves[:, None], target[:, None], torch.where(dies, -1, pos))
         # Move and Empty spend the movement point; Attack and Heal start the cooldown
-        last = state.last.clone()
-        last.scatter_reduce_(1, u, state.tick[:, None] * row[:, _ACTS, None], "amax")
+        last = torch.where(acting & acts[:, None], state.tick[:, None], state.last)
         # EndTurn: the turn passes, a new round refills the movement points
-        end = row[:, _END_COLUMN]
         player = state.player ^ end
         new_round = end > player  # the turn passed to player 0
         tick = state.tick + new_round
-        # (mp never exceeds the refill: the maximum with the refill or with 0 is the where)
-        mp = torch.maximum(state.mp, self._refill_or_0.index_select(0, state.board * 2 + new_round))
-        mp.scatter_add_(1, u, row[:, _SPEND, None])
+        mp = torch.where(new_round[:, None], per_unit[_REFILL], state.mp)
+        mp = mp - (acting & spends[:, None]).long()
         # a King's death decides (each side's Kings read from pos); the round limit draws
-        king = self._is_king_of.index_select(0, (unit_row + v).view(-1))
-        regicide = dies.squeeze(1) & king
-        winner = torch.where(regicide, self._outcome(state.board, pos), state.winner)
+        king_side = per_unit[_KING_SIDE]
+        regicide = (dies & (king_side > 0)).any(1)
+        kings = torch.where(pos >= 0, king_side, 0)
+        left = (kings == 1).any(1).long() + 2 * (kings == 2).any(1).long()
+        outcome = self._outcome_of.index_select(0, left)
+        winner = torch.where(regicide, outcome, state.winner)
         winner = torch.where(new_round & (tick >= self.round_limit), -1, winner)
         return state.replace(
-            occ=occ, pos=pos, hp=hp, mp=mp, last=last, winner=winner, player=player, tick=tick
+            pos=pos, hp=hp, mp=mp, last=last, winner=winner, player=player, tick=tick
         )
-
-    def _outcome(self, board: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:
-        """The winner after a King fell: a side without a King loses (both: a draw)."""
-        kings = self._kings.index_select(0, board)  # (B, 2 · Kmax)
-        alive = pos.gather(1, kings) >= 0
-        if self._kings_ok is not None:
-            alive = alive & self._kings_ok.index_select(0, board)
-        left = alive.view(len(board), 2, -1).any(2)
-        return self._outcome_of.index_select(0, left[:, 0] + 2 * left[:, 1])
 
     # ----------------------------------------------------------------- observation
     def observation(

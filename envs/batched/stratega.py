@@ -3,10 +3,10 @@
 Kill The King and Push Them All keep a position the same way (``envs/stratega_state.py``): units
 in the reference's creation order with a cell (``-1`` once removed), the occupied cells, the
 round counter, the player to move and the winner. Here each of those is a tensor with the batch
-first: ``pos (B, U)``, ``occ (B, H·W)`` (unit id or -1), ``tick``, ``player`` and ``winner``
-``(B,)``. Boards of one game may hold different numbers of units; the unit dimension ``U`` is the
-largest and the missing units of a smaller board are padding (never placed, owner
-:data:`NO_OWNER`).
+first: ``pos (B, U)``, ``tick``, ``player`` and ``winner`` ``(B,)``, and for the games that keep
+it (:attr:`StrategaBatchedGame.keeps_occupancy`) ``occ (B, H·W)`` (unit id or -1). Boards of one
+game may hold different numbers of units; the unit dimension ``U`` is the largest and the
+missing units of a smaller board are padding (never placed, owner :data:`NO_OWNER`).
 
 ``winner`` is :data:`PLAYING` (-2) while the game runs, -1 for a draw, else the winning player:
 the scalar ``winner`` with ``None`` written as -2.
@@ -24,18 +24,25 @@ import torch
 from stratagem.envs.batched.core import BatchedGame, BatchedState
 from stratagem.envs.core import Game, State
 
-__all__ = ["NO_OWNER", "PLAYING", "StrategaBatch", "StrategaBatchedGame", "smallest_int"]
+__all__ = [
+    "NO_OWNER",
+    "PLAYING",
+    "StrategaBatch",
+    "StrategaBatchBase",
+    "StrategaBatchedGame",
+    "smallest_int",
+]
 
 #: ``winner`` of a game still being played (the scalar ``None``).
 PLAYING = -2
 #: Owner of a padding unit slot (never equal to a player).
 NO_OWNER = 2
 
-B = TypeVar("B", bound="StrategaBatch")
+B = TypeVar("B", bound="StrategaBatchBase")
 
 
 @dataclasses.dataclass(frozen=True)
-class StrategaBatch(BatchedState):
+class StrategaBatchBase(BatchedState):
     """The fields every Stratega batch has (each game's batch adds its own).
 
     Attributes:
@@ -44,7 +51,6 @@ class StrategaBatch(BatchedState):
         player: ``(B,)`` the player to move.
         winner: ``(B,)`` :data:`PLAYING`, -1 (draw) or the winner.
         pos: ``(B, U)`` each unit's cell ``y * W + x``, -1 once removed (and for padding).
-        occ: ``(B, H·W)`` the unit on each cell, -1 where empty.
         mp: ``(B, U)`` movement points left this round.
     """
 
@@ -53,8 +59,18 @@ class StrategaBatch(BatchedState):
     player: torch.Tensor
     winner: torch.Tensor
     pos: torch.Tensor
-    occ: torch.Tensor
     mp: torch.Tensor
+
+
+@dataclasses.dataclass(frozen=True)
+class StrategaBatch(StrategaBatchBase):
+    """A Stratega batch that also keeps the unit on each cell (the games that look up cells).
+
+    Attributes:
+        occ: ``(B, H·W)`` the unit on each cell, -1 where empty.
+    """
+
+    occ: torch.Tensor
 
 
 class StrategaBatchedGame(BatchedGame[B]):
@@ -81,6 +97,10 @@ class StrategaBatchedGame(BatchedGame[B]):
     batch_type: type[B]
     #: ``P``, the most units a player has on any board (set by games that draw by counting).
     per_player: int
+    #: Whether the batch has an ``occ (B, H·W)`` field (a :class:`StrategaBatch`), the unit on
+    #: each cell: a game whose rules look up cells keeps it; one that finds units by comparing
+    #: ``pos`` saves its copy at every step (a thousand games' ``occ`` is about a megabyte).
+    keeps_occupancy: bool = True
     #: The integer type of ``occ`` (a game may take a smaller one: a step copies ``occ`` whole).
     occ_dtype: torch.dtype = torch.int64
     #: Integer types of per-unit fields (``pos`` included) other than int64 (a step copies
@@ -145,9 +165,13 @@ class StrategaBatchedGame(BatchedGame[B]):
             "player": torch.zeros(count, dtype=torch.int64, device=self.device),
             "winner": torch.full((count,), PLAYING, dtype=torch.int64, device=self.device),
             "pos": pos,
-            "occ": self._occupancy(pos),
+            **self._occupancy_field(pos),
             **fields,
         }
+
+    def _occupancy_field(self, pos: torch.Tensor) -> dict[str, torch.Tensor]:
+        """``{"occ": …}`` of units on ``pos`` for a game that keeps it, else nothing."""
+        return {"occ": self._occupancy(pos)} if self.keeps_occupancy else {}
 
     def _occupancy(self, pos: torch.Tensor) -> torch.Tensor:
         """``occ`` of positions whose units stand on ``pos`` (in :attr:`occ_dtype`)."""
@@ -192,12 +216,24 @@ class StrategaBatchedGame(BatchedGame[B]):
             EndTurn), the action's index among that unit's, and the slot clamped to ``P - 1``
             as a ``(1, B)`` index for ``gather``.
         """
-        upto = per_unit.cumsum(0)  # (P, B) actions of the units up to each
-        n = upto[-1] + 1  # EndTurn
-        r = (u.view(-1) * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
-        before = upto <= r  # the units whose actions all come before the r-th
-        unit = before.sum(0)  # P: EndTurn
-        i = r - (before * per_unit).sum(0)
+        if torch.compiler.is_compiling():
+            # compiled, unit by unit: a few element-wise operations per unit that fuse into the
+            # graph's loops, where a cumsum runs as a separate aten call
+            n = per_unit.sum(0) + 1  # EndTurn
+            r = (u.view(-1) * n).to(torch.int64)  # < n: u < 1 and n is far below 2^24
+            unit, i, upto = torch.zeros_like(r), r, torch.zeros_like(r)
+            for count in per_unit.unbind(0):
+                upto = upto + count
+                before = upto <= r  # the unit's actions all come before the r-th
+                unit = unit + before
+                i = i - torch.where(before, count, 0)
+        else:  # eager, the fewest operations
+            upto = per_unit.cumsum(0)  # (P, B) actions of the units up to each
+            n = upto[-1] + 1  # EndTurn
+            r = (u.view(-1) * n).to(torch.int64)
+            before = upto <= r  # the units whose actions all come before the r-th
+            unit = before.sum(0)  # P: EndTurn
+            i = r - (before * per_unit).sum(0)
         return unit, i, unit.clamp(max=len(per_unit) - 1)[None]
 
     def _drawn(self, state: B, unit: torch.Tensor, action: torch.Tensor) -> torch.Tensor:
@@ -303,7 +339,7 @@ class StrategaBatchedGame(BatchedGame[B]):
             tick=torch.tensor([d["tick"] for d in dicts], device=self.device),
             player=torch.tensor([d["current_player"] for d in dicts], device=self.device),
             winner=torch.tensor(winner, device=self.device),
-            occ=self._occupancy(fields["pos"]),
+            **self._occupancy_field(fields["pos"]),
             **fields,
         )
 
