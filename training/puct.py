@@ -179,7 +179,10 @@ def add_root_noise(node: Node, alpha: float, epsilon: float, rng: np.random.Gene
 
 
 def _absolute(relative: np.ndarray, mover: int) -> np.ndarray:
-    """Rotate values relative to the mover into seat order (``np.roll``, without its overhead)."""
+    """Rotate values relative to the mover into seat order (``np.roll``, without its overhead).
+
+    Seat 0's values come back as they are: the caller hands in an array of its own.
+    """
     if mover == 0:
         return relative
     return np.concatenate((relative[-mover:], relative[:-mover]))
@@ -279,7 +282,7 @@ def _evaluate_and_expand(nodes: Sequence[Node], evaluate: BatchEvaluator, num_pl
     priors, values = evaluate(observations, legal)
     for node, actions, prior, value in zip(nodes, legal, priors, values, strict=True):
         node.expand(
-            actions, prior, num_players, _absolute(np.asarray(value, dtype=np.float64), node.player)
+            actions, prior, num_players, _absolute(np.array(value, dtype=np.float64), node.player)
         )
     return len(nodes)
 
