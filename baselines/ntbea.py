@@ -51,11 +51,7 @@ from typing import Any
 import numpy as np
 
 from stratagem.baselines.search.config import check_int, check_number
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10 only
-    import tomli as tomllib
+from stratagem.envs.cli_options import load_toml
 
 __all__ = [
     "NTBEAResult",
@@ -251,12 +247,7 @@ def load_space(path: str | Path) -> tuple[SearchSpace, dict[str, Any], dict[str,
         ValueError: For a missing file, invalid TOML, or a malformed ``[space]`` table.
     """
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read search space file {path}: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"search space file {path} is not valid TOML: {exc}") from exc
+    data = load_toml(path, "search space file")
     table = data.get("space")
     if not isinstance(table, dict) or not table:
         raise ValueError(f"{path}: needs a [space] table of parameter = [values, ...]")

@@ -3,8 +3,9 @@
 Kill The King, Push Them All and Two Kingdoms lay their actions out as ``planes × H × W`` source
 tiles followed by ``end_turn`` (:func:`make_layout`), over the same neighbour offsets, and name
 them ``<word> (x,y)->(tx,ty)`` (an action on a target tile), ``<word> (x,y)`` (one without a
-target) or ``end_turn``. :func:`string_to_tile_action` parses those names; the game supplies its
-words and the plane each word and offset stand for.
+target) or ``end_turn``. :func:`tile_action_to_string` writes those names from a per-plane table
+of words and offsets (:func:`plane_words`) and :func:`string_to_tile_action` parses them; the
+game supplies its words and the plane each word and offset stand for.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ __all__ = [
     "NEIGHBOURS",
     "SIDES",
     "SIDE_OFFSETS",
+    "PlaneWord",
     "make_layout",
+    "plane_words",
     "string_to_tile_action",
     "tile_action_pattern",
+    "tile_action_to_string",
 ]
 
 #: The eight neighbour steps in compass order; y grows downwards, so N is (0, -1).
@@ -44,6 +48,42 @@ SIDE_OFFSETS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 def make_layout(width: int, height: int, planes: tuple[str, ...]) -> SpatialActionLayout:
     """The layout ``planes × height × width`` followed by the single global action ``end_turn``."""
     return SpatialActionLayout(height, width, planes, ("end_turn",))
+
+
+#: A plane's readable name: its word and the target's offset from the source tile, ``None`` for
+#: an action written without a target (``empty (x,y)``).
+PlaneWord = tuple[str, tuple[int, int] | None]
+
+
+def plane_words(
+    kinds: Sequence[tuple[str, int, int]], targetless: Collection[str] = ("empty",)
+) -> tuple[PlaneWord, ...]:
+    """The :data:`PlaneWord` of every plane from its ``(word, dx, dy)``.
+
+    Args:
+        kinds: Per plane, the word of its name and its target offset.
+        targetless: The words written without a target (their offset is ignored).
+    """
+    return tuple((w, None) if w in targetless else (w, (dx, dy)) for w, dx, dy in kinds)
+
+
+def tile_action_to_string(
+    layout: SpatialActionLayout, action: int, words: Sequence[PlaneWord]
+) -> str:
+    """Readable name of ``action``: ``<word> (x,y)->(tx,ty)``, ``<word> (x,y)`` or a global's.
+
+    Args:
+        layout: The game's action layout.
+        action: The action index.
+        words: The :data:`PlaneWord` of every plane (:func:`plane_words`).
+    """
+    plane, x, y = layout.decode(action)
+    if plane is None:
+        return layout.global_actions[x]
+    word, offset = words[plane]
+    if offset is None:
+        return f"{word} ({x},{y})"
+    return f"{word} ({x},{y})->({x + offset[0]},{y + offset[1]})"
 
 
 def tile_action_pattern(words: Sequence[str]) -> re.Pattern[str]:

@@ -12,11 +12,13 @@ rule, so the parsing lives here once:
 * entities are numbered in reading order (row by row, left to right), the order in which the
   reference engine creates them and in which its agents walk them.
 
-A game supplies its symbol tables to :func:`parse_layout` and names its packaged files to
-:func:`load_boards`, which resolves the map names every Stratega game accepts: a packaged board
-name (``"default"``), a packaged maps file (``"pta"`` for all its maps, ``"pta:N"`` for map N), a
-YAML path (a Stratega game file with ``Board: Layout:`` or a maps file with ``Maps:``, optionally
-``path:MapName``), or an inline layout (any text with a newline).
+A game supplies its symbol tables to :func:`parse_layout` (and checks that every player starts
+with what the game needs, :func:`require_each_player`) and names its packaged files to
+:func:`map_loader`, whose loader resolves (through :func:`load_boards`) the map names every
+Stratega game accepts: a packaged board name (``"default"``), a packaged maps file (``"pta"`` for
+all its maps, ``"pta:N"`` for map N), a YAML path (a Stratega game file with ``Board: Layout:``
+or a maps file with ``Maps:``, optionally ``path:MapName``), or an inline layout (any text with a
+newline).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -37,8 +40,10 @@ __all__ = [
     "MapError",
     "MapSource",
     "load_boards",
+    "map_loader",
     "parse_layout",
     "read_yaml",
+    "require_each_player",
 ]
 
 #: Owner of neutral entities (the reference's neutral player id is -1).
@@ -134,6 +139,33 @@ def parse_layout(
                 f"{' '.join(tiles)}, entities are {owned} followed by the owner digit{extra}"
             )
     return Board(name, width, len(rows), tuple(terrain), tuple(entities))
+
+
+def require_each_player(
+    board: Board, name: str, *, game: str, num_players: int, unit_type: int | None, what: str
+) -> None:
+    """Refuse a board on which a player starts without a unit of ``unit_type``.
+
+    Such a player would have lost before the first move, so the games refuse the board when it
+    is read rather than start a finished game.
+
+    Args:
+        board: The parsed board.
+        name: Where it came from, for the message.
+        game: The game's name, for the message.
+        num_players: Players ``0 .. num_players - 1`` are checked.
+        unit_type: The entity type every player needs; ``None`` for any of its entities.
+        what: What the player lacks, for the message; ``{player}`` is replaced by the player.
+
+    Raises:
+        MapError: Naming the first player without one.
+    """
+    for player in range(num_players):
+        if not any(
+            o == player and (unit_type is None or t == unit_type) for t, o, _, _ in board.units
+        ):
+            what_ = what.format(player=player)
+            raise MapError(f"{game} map {name}: player {player} has no {what_}")
 
 
 def read_yaml(text: str, where: str) -> object:
@@ -265,6 +297,38 @@ def load_boards(
     if pick:
         raise MapError(f"map file {path} is a game file with one board; ':{pick}' names nothing")
     return (parse(board_layout_of(doc, path), path),)
+
+
+def map_loader(
+    *, game: str, sources: Mapping[str, MapSource], parse: Parser
+) -> Callable[[str], tuple[Board, ...]]:
+    """A game's ``load_maps``: :func:`load_boards` for its sources and parser, cached by name.
+
+    Boards are immutable, so every game made with one map name shares one parse (the kwah set
+    is 50 boards). The name is checked before the cache, which needs a hashable key.
+
+    Args:
+        game: The game's name, for error messages.
+        sources: The game's packaged boards by short name.
+        parse: ``parse(layout, name) -> Board`` with the game's symbols and checks.
+    """
+
+    @lru_cache(maxsize=64)
+    def load_named(spec: str) -> tuple[Board, ...]:
+        return load_boards(spec, game=game, sources=sources, parse=parse)
+
+    def load_maps(spec: str) -> tuple[Board, ...]:
+        """Resolve a map name (see the module docstring) to one or more boards of equal size.
+
+        Raises:
+            MapError: For an unknown name, a missing or malformed file, or boards of unequal
+                size.
+        """
+        if not isinstance(spec, str) or not spec:
+            raise MapError(f"{game}: map must be a non-empty string, got {spec!r}")
+        return load_named(spec)
+
+    return load_maps
 
 
 def _equal_size(boards: tuple[Board, ...], spec: str, game: str) -> tuple[Board, ...]:

@@ -78,6 +78,7 @@ __all__ = [
     "cpu_seconds",
     "legal_softmax",
     "run_actors",
+    "softmax_evaluator",
 ]
 
 #: ``observations -> (logits (B, action_size), values (B, players))``: the network, raw.
@@ -99,6 +100,23 @@ def legal_softmax(logits: np.ndarray, legal: Sequence[np.ndarray]) -> list[np.nd
         z = np.exp(z - z.max())
         priors.append(z / z.sum())
     return priors
+
+
+def softmax_evaluator(forward: Forward) -> BatchEvaluator:
+    """A :data:`~stratagem.training.puct.BatchEvaluator` from a network's raw forward function.
+
+    The in-process loop and the Ray actors both turn ``forward(observations) -> (logits,
+    values)`` into priors over the legal actions this way; one definition keeps their searches
+    reading the same priors.
+    """
+
+    def evaluate(
+        observations: np.ndarray, legal: Sequence[np.ndarray]
+    ) -> tuple[list[np.ndarray], np.ndarray]:
+        logits, values = forward(observations)
+        return legal_softmax(logits, legal), values
+
+    return evaluate
 
 
 #: CPU seconds spent for this process by processes that are not its children (Ray actors on

@@ -49,8 +49,8 @@ from stratagem.training.actors import (
     Forward,
     GamePlayer,
     cpu_seconds,
-    legal_softmax,
     run_actors,
+    softmax_evaluator,
 )
 from stratagem.training.batched_selfplay import BatchedGamePlayer
 from stratagem.training.common import (
@@ -196,15 +196,7 @@ def make_batch_evaluator(
 
     ``frozen`` as in :func:`network_forward`.
     """
-    forward = network_forward(net, device, frozen=frozen)
-
-    def evaluate(
-        observations: np.ndarray, legal: Sequence[np.ndarray]
-    ) -> tuple[list[np.ndarray], np.ndarray]:
-        logits, values = forward(observations)
-        return legal_softmax(logits, legal), values
-
-    return evaluate
+    return softmax_evaluator(network_forward(net, device, frozen=frozen))
 
 
 def _store(buffer: ReplayBuffer, done: FinishedGame, targets: list[float]) -> None:

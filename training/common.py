@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 import tempfile
 import types
 import typing
@@ -14,16 +13,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
+import tomli_w
 import torch
 
+from stratagem.envs import cli_options
 from stratagem.envs.core import Game
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-import tomli_w
 
 __all__ = [
     "ProgressBar",
@@ -220,14 +214,8 @@ def to_toml(data: Mapping[str, Any]) -> str:
 
 
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a TOML file, with a clear error for a missing or malformed one."""
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"config file {path} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"config file {path} is not valid TOML: {exc}") from exc
+    """Read a training config file, with a clear error for a missing or malformed one."""
+    return cli_options.load_toml(path, "config file")
 
 
 def config_from_mapping(cls: type, data: Mapping[str, Any]) -> Any:

@@ -35,6 +35,17 @@ def _check_device(name: str) -> None:
     resolve_device(name)
 
 
+def _require_positive(config: object, *names: str) -> None:
+    """Refuse a config whose counts ``names`` are below 1 (games, steps, sizes).
+
+    Raises:
+        ValueError: Naming the first such field and its value.
+    """
+    for name in names:
+        if getattr(config, name) < 1:
+            raise ValueError(f"{name} must be >= 1, got {getattr(config, name)}")
+
+
 @dataclass
 class AlphaZeroConfig:
     """Configuration of an AlphaZero run (every field is a ``stratagem train`` option)."""
@@ -196,7 +207,8 @@ class AlphaZeroConfig:
         """
         if self.preset not in PRESET_NAMES:
             raise ValueError(f"unknown preset {self.preset!r}; presets: {', '.join(PRESET_NAMES)}")
-        for name in (
+        _require_positive(
+            self,
             "iterations",
             "gate_games",
             "games_per_iteration",
@@ -205,9 +217,7 @@ class AlphaZeroConfig:
             "simulations",
             "batch_size",
             "replay_size",
-        ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        )
         if self.gate_score is not None and not 0.0 <= self.gate_score <= 1.0:
             raise ValueError(f"gate_score must be in [0, 1] or None, got {self.gate_score}")
         if self.temperature_moves is not None and self.temperature_moves < 0:
@@ -379,7 +389,8 @@ class PPOConfig:
 
     def validate(self) -> None:
         """Reject bad values before any work starts (raises ``ValueError``)."""
-        for name in (
+        _require_positive(
+            self,
             "total_timesteps",
             "n_envs",
             "n_steps",
@@ -388,9 +399,7 @@ class PPOConfig:
             "features",
             "filters",
             "snapshot_every",
-        ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        )
         if self.vec_env not in ("subproc", "dummy"):
             raise ValueError(f"vec_env must be 'subproc' or 'dummy', got {self.vec_env!r}")
         if self.pool_size < 0 or self.eval_games < 0:

@@ -62,6 +62,7 @@ from stratagem.training.actors import (
     GamePlayer,
     add_remote_cpu,
     legal_softmax,
+    softmax_evaluator,
 )
 from stratagem.training.config import AlphaZeroConfig
 
@@ -222,15 +223,7 @@ class _SelfPlayActor:
         if version != self.version:
             self.net.load_state_dict(ray.get(weights[0]))
             self.version = version
-        forward = self.forward
-
-        def evaluate(
-            observations: np.ndarray, legal: Sequence[np.ndarray]
-        ) -> tuple[list[np.ndarray], np.ndarray]:
-            logits, values = forward(observations)
-            return legal_softmax(logits, legal), values
-
-        return evaluate
+        return softmax_evaluator(self.forward)
 
     def play(
         self, chunk: _Chunk, version: int, weights: list[Any], game: list[Any]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.baselines.agent import Agent, make_agent, register_agent
+from stratagem.envs.cli_options import load_toml
 from stratagem.envs.core import Game
 
 if sys.version_info >= (3, 11):
@@ -89,12 +90,7 @@ def load_agent_file(path: str | Path) -> dict[str, str]:
         ValueError: For a missing file, invalid TOML or a malformed preset.
     """
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read agent file {path}: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"agent file {path} is not valid TOML: {exc}") from exc
+    data = load_toml(path, "agent file")
     return {name: spec for name, (spec, _) in parse_agent_table(data, str(path)).items()}
 
 

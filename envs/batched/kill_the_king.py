@@ -580,7 +580,6 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
     ) -> torch.Tensor:
         """``(B, H, W, 17)``: the scalar ``observation`` planes (``OBSERVATION_PLANES``)."""
         observer = self._observer(state, player)
-        count = state.batch_size
         board = state.board
         utype = _take(self.utype, board)
         enemy = _take(self.owner, board) != observer[:, None]
@@ -597,15 +596,7 @@ class BatchedKillTheKing(StrategaBatchedGame[KillTheKingBatch]):
             ],
             dim=2,
         )
-        planes = torch.cat(
-            [
-                _take(self.terrain, board),
-                self._paint_units(state, features),
-                self._globals(state, observer)[:, None, :].expand(-1, self.cells, -1),
-            ],
-            dim=2,
-        )
-        return planes.view(count, self.height, self.width, -1)
+        return self._observation_planes(state, observer, features)
 
 
 def _take(table: torch.Tensor, index: torch.Tensor) -> torch.Tensor:

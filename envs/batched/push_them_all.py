@@ -475,7 +475,6 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
     ) -> torch.Tensor:
         """``(B, H, W, 16)``: the scalar ``observation`` planes (``OBSERVATION_PLANES``)."""
         observer = self._observer(state, player)
-        count = state.batch_size
         board = state.board
         utype = self.utype.index_select(0, board)
         enemy = self.owner.index_select(0, board) != observer[:, None]
@@ -489,12 +488,4 @@ class BatchedPushThemAll(StrategaBatchedGame[PushThemAllBatch]):
             ],
             dim=2,
         )
-        planes = torch.cat(
-            [
-                self.terrain.index_select(0, board),
-                self._paint_units(state, features),
-                self._globals(state, observer)[:, None, :].expand(-1, self.cells, -1),
-            ],
-            dim=2,
-        )
-        return planes.view(count, self.height, self.width, -1)
+        return self._observation_planes(state, observer, features)

@@ -278,6 +278,24 @@ class StrategaBatchedGame(BatchedGame[B]):
             raise ValueError(f"{self.spec.name}: player must be 0 or 1, got {player!r}")
         return torch.full((state.batch_size,), int(player), dtype=torch.int64, device=self.device)
 
+    def _observation_planes(
+        self, state: B, observer: torch.Tensor, features: torch.Tensor
+    ) -> torch.Tensor:
+        """``(B, H, W, planes)``: terrain, the units' ``(B, U, F)`` features, the global planes.
+
+        Every Stratega game's observation is laid out this way (terrain first, the round and
+        the player to move last); a game only computes its own unit features.
+        """
+        planes = torch.cat(
+            [
+                self.terrain.index_select(0, state.board),
+                self._paint_units(state, features),
+                self._globals(state, observer)[:, None, :].expand(-1, self.cells, -1),
+            ],
+            dim=2,
+        )
+        return planes.view(state.batch_size, self.height, self.width, -1)
+
     def _globals(self, state: B, observer: torch.Tensor) -> torch.Tensor:
         """``(B, 2)``: the round progress and whether ``observer`` is to move (last planes)."""
         # in float64 then rounded once, as the scalar game computes it

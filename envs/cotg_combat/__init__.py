@@ -26,31 +26,9 @@ def register_game() -> None:
     """Add CotG combat to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def cotg_combat(
-        *,
-        units: int | None = None,
-        width: int | None = None,
-        height: int | None = None,
-        battleships: int | None = None,
-        placement: str = "random",
-        armies: str | None = None,
-        max_rounds: int = 50,
-        unit_stats: dict | None = None,
-    ) -> CotgCombatGame:
-        return CotgCombatGame(
-            units=units,
-            width=width,
-            height=height,
-            battleships=battleships,
-            placement=placement,
-            armies=armies,
-            max_rounds=max_rounds,
-            unit_stats=unit_stats,
-        )
-
     register(
         "cotg_combat",
-        cotg_combat,
+        CotgCombatGame,
         description=(
             "Children of the Galaxy combat: 2 players, Destroyers and Battleships on a hex "
             "board, 1v1 to 32v32, eliminate the enemy fleet"

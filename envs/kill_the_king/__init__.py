@@ -24,12 +24,9 @@ def register_game() -> None:
     """Add Kill The King to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def kill_the_king(*, map: str = "default", max_rounds: int = 99) -> KillTheKingGame:
-        return KillTheKingGame(map=map, max_rounds=max_rounds)
-
     register(
         "kill_the_king",
-        kill_the_king,
+        KillTheKingGame,
         description="Kill The King (Stratega): 2 players, kill the enemy King; 99-round draw",
         env_id="stratagem/KillTheKing-v0",
         test_configs=(

@@ -82,15 +82,12 @@ def make_layout(width: int, height: int) -> SpatialActionLayout:
     return sa.make_layout(width, height, PLANE_NAMES)
 
 
+_PLANE_WORDS = sa.plane_words(PLANE_KIND)
+
+
 def action_to_string(layout: SpatialActionLayout, action: int) -> str:
     """Readable name of ``action`` (see the module docstring)."""
-    plane, x, y = layout.decode(action)
-    if plane is None:
-        return layout.global_actions[x]
-    kind, dx, dy = PLANE_KIND[plane]
-    if kind == "empty":
-        return f"empty ({x},{y})"
-    return f"{kind} ({x},{y})->({x + dx},{y + dy})"
+    return sa.tile_action_to_string(layout, action, _PLANE_WORDS)
 
 
 _PATTERN = sa.tile_action_pattern(("move", "attack", "heal", "empty"))

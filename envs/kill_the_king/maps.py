@@ -26,9 +26,13 @@ check that both players start with a King.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from stratagem.envs.stratega_maps import Board, MapError, MapSource, load_boards
+from stratagem.envs.stratega_maps import (
+    Board,
+    MapError,
+    MapSource,
+    map_loader,
+    require_each_player,
+)
 from stratagem.envs.stratega_maps import parse_layout as _parse_stratega
 
 __all__ = ["TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "load_maps", "parse_layout"]
@@ -68,25 +72,15 @@ def parse_layout(text: str, name: str = "<inline>") -> Board:
         units=UNIT_SYMBOLS,
         num_players=NUM_PLAYERS,
     )
-    for player in range(NUM_PLAYERS):
-        if not any(t == UNIT_SYMBOLS["k"] and o == player for t, o, _, _ in board.units):
-            raise MapError(f"map {name}: player {player} has no King (k{player})")
+    require_each_player(
+        board,
+        name,
+        game="kill_the_king",
+        num_players=NUM_PLAYERS,
+        unit_type=UNIT_SYMBOLS["k"],
+        what="King (k{player})",
+    )
     return board
 
 
-def load_maps(spec: str) -> tuple[Board, ...]:
-    """Resolve a map name (see the module docstring) to one or more boards of equal size.
-
-    Raises:
-        MapError: For an unknown name, a missing or malformed file, or boards of unequal size.
-    """
-    if not isinstance(spec, str) or not spec:
-        raise MapError(f"map must be a non-empty string, got {spec!r}")
-    if "\n" in spec:
-        return (parse_layout(spec),)
-    return _load_named(spec)
-
-
-@lru_cache(maxsize=64)
-def _load_named(spec: str) -> tuple[Board, ...]:
-    return load_boards(spec, game="kill_the_king", sources=SOURCES, parse=parse_layout)
+load_maps = map_loader(game="kill_the_king", sources=SOURCES, parse=parse_layout)

@@ -20,12 +20,9 @@ def register_game() -> None:
     """Add Push Them All to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def push_them_all(*, map: str = "default", max_rounds: int = 199) -> PushThemAllGame:
-        return PushThemAllGame(map=map, max_rounds=max_rounds)
-
     register(
         "push_them_all",
-        push_them_all,
+        PushThemAllGame,
         description="Push Them All (Stratega): 2 players, push the enemy into holes; 199 rounds",
         env_id="stratagem/PushThemAll-v0",
         test_configs=({}, {"map": "pta"}, {"map": "pta:7", "max_rounds": 29}),

@@ -97,16 +97,16 @@ def make_layout(width: int, height: int) -> SpatialActionLayout:
     return sa.make_layout(width, height, PLANE_NAMES)
 
 
+_PLANE_WORDS = sa.plane_words(
+    tuple(
+        (PUSH_NAMES[push] if kind == "push" else kind, dx, dy) for kind, push, dx, dy in PLANE_KIND
+    )
+)
+
+
 def action_to_string(layout: SpatialActionLayout, action: int) -> str:
     """Readable name of ``action`` (see the module docstring)."""
-    plane, x, y = layout.decode(action)
-    if plane is None:
-        return layout.global_actions[x]
-    kind, push, dx, dy = PLANE_KIND[plane]
-    if kind == "empty":
-        return f"empty ({x},{y})"
-    word = "move" if kind == "move" else PUSH_NAMES[push]
-    return f"{word} ({x},{y})->({x + dx},{y + dy})"
+    return sa.tile_action_to_string(layout, action, _PLANE_WORDS)
 
 
 _PATTERN = sa.tile_action_pattern(("move", "empty", *PUSH_NAMES))

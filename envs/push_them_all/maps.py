@@ -16,9 +16,14 @@ Map names accepted by :func:`load_maps`:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from stratagem.envs.stratega_maps import Board, MapError, MapSource, load_boards, parse_layout
+from stratagem.envs.stratega_maps import (
+    Board,
+    MapError,
+    MapSource,
+    map_loader,
+    parse_layout,
+    require_each_player,
+)
 
 __all__ = ["TILE_NAMES", "TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "load_maps"]
 
@@ -59,26 +64,13 @@ def parse(text: str, name: str = "<inline>") -> Board:
         units=UNIT_SYMBOLS,
         num_players=NUM_PLAYERS,
     )
-    for player in range(NUM_PLAYERS):
-        if not any(o == player for _, o, _, _ in board.units):
-            raise MapError(f"push_them_all map {name}: player {player} has no unit")
+    require_each_player(
+        board, name, game="push_them_all", num_players=NUM_PLAYERS, unit_type=None, what="unit"
+    )
     for _, _, x, y in board.units:
         if board.terrain[y * board.width + x] == HOLE:  # pragma: no cover (units stand on Plain)
             raise MapError(f"push_them_all map {name}: a unit starts in a hole at ({x},{y})")
     return board
 
 
-def load_maps(spec: str) -> tuple[Board, ...]:
-    """Resolve a map name (see the module docstring) to one or more boards of equal size.
-
-    Raises:
-        MapError: For an unknown name, a missing or malformed file, or boards of unequal size.
-    """
-    if not isinstance(spec, str) or not spec:
-        raise MapError(f"push_them_all: map must be a non-empty string, got {spec!r}")
-    return _load(spec)
-
-
-@lru_cache(maxsize=64)
-def _load(spec: str) -> tuple[Board, ...]:
-    return load_boards(spec, game="push_them_all", sources=SOURCES, parse=parse)
+load_maps = map_loader(game="push_them_all", sources=SOURCES, parse=parse)

@@ -15,33 +15,9 @@ def register_game() -> None:
     """Add Terra Mystica to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def terra_mystica(
-        *,
-        num_players: int = 2,
-        factions: str = "default",
-        scoring_tiles: str = "random",
-        bonus_tiles: str = "random",
-        turn_order: str = "base",
-        mini_expansion: bool = False,
-        shipping_bonus: bool = False,
-        temple_scoring_tile: bool = False,
-        cultists_errata: bool = True,
-    ) -> TerraMysticaGame:
-        return TerraMysticaGame(
-            num_players=num_players,
-            factions=factions,
-            scoring_tiles=scoring_tiles,
-            bonus_tiles=bonus_tiles,
-            turn_order=turn_order,
-            mini_expansion=mini_expansion,
-            shipping_bonus=shipping_bonus,
-            temple_scoring_tile=temple_scoring_tile,
-            cultists_errata=cultists_errata,
-        )
-
     register(
         "terra_mystica",
-        terra_mystica,
+        TerraMysticaGame,
         description="Terra Mystica base game (2-5 players, 14 factions); AlphaTM encoding",
         env_id="stratagem/TerraMystica-v0",
         test_configs=(

@@ -23,6 +23,7 @@ Every check here was run on every state of the replayed real games and of random
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from stratagem.envs.state_json import InvalidStateError
@@ -90,6 +91,17 @@ def _bad(field: str, problem: str) -> InvalidStateError:
 def _range(value: int, lo: int, hi: int, field: str) -> None:
     if not lo <= value <= hi:
         raise _bad(field, f"must be in {lo}..{hi}, got {value}")
+
+
+def _check_offer(offer: Sequence[int], n: int, lo: int, hi: int, field: str) -> None:
+    """Check one power offer ``(to, from, amount, build id)``: pending and postponed alike."""
+    q, frm, amount, lid = offer
+    _range(q, 0, n - 1, f"{field}[0]")
+    _range(frm, 0, n - 1, f"{field}[1]")
+    if q == frm:
+        raise _bad(field, "offers a player its own power")
+    _range(amount, 1, MAX_SMALL, f"{field}[2]")
+    _range(lid, lo, hi, f"{field}[3]")
 
 
 def check_state(st: TerraMysticaState) -> None:
@@ -286,25 +298,13 @@ def _check_flow(st: TerraMysticaState) -> None:
     _range(st.lid, 0, 10**6, "lid")
     last = 0
     for k, offer in enumerate(st.leech):
-        q, frm, amount, lid = offer
-        _range(q, 0, n - 1, f"leech[{k}][0]")
-        _range(frm, 0, n - 1, f"leech[{k}][1]")
-        if q == frm:
-            raise _bad(f"leech[{k}]", "offers a player its own power")
-        _range(amount, 1, MAX_SMALL, f"leech[{k}][2]")
-        _range(lid, max(1, last), st.lid, f"leech[{k}][3]")
-        last = lid
+        _check_offer(offer, n, max(1, last), st.lid, f"leech[{k}]")  # in the order made
+        last = offer[3]
     if st.leech and phase not in (R.ACTION, R.LEECH, R.CULTIST):
         raise _bad("leech", "holds offers outside a turn")
     # offers a replay postponed, and the answers so far of their builds
     for k, offer in enumerate(st.late):
-        q, frm, amount, lid = offer
-        _range(q, 0, n - 1, f"late[{k}][0]")
-        _range(frm, 0, n - 1, f"late[{k}][1]")
-        if q == frm:
-            raise _bad(f"late[{k}]", "offers a player its own power")
-        _range(amount, 1, MAX_SMALL, f"late[{k}][2]")
-        _range(lid, 1, st.lid, f"late[{k}][3]")
+        _check_offer(offer, n, 1, st.lid, f"late[{k}]")
     if st.late and phase not in (R.ACTION, R.LEECH, R.CULTIST):
         raise _bad("late", "holds postponed offers outside the rounds' turns")
     waiting = {o[3] for o in st.late} | {o[3] for o in st.leech}

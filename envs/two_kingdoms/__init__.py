@@ -23,14 +23,9 @@ def register_game() -> None:
     """Add Two Kingdoms to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def two_kingdoms(
-        *, map: str = "default", max_rounds: int = 99, research: bool = False
-    ) -> TwoKingdomsGame:
-        return TwoKingdomsGame(map=map, max_rounds=max_rounds, research=research)
-
     register(
         "two_kingdoms",
-        two_kingdoms,
+        TwoKingdomsGame,
         description="Two Kingdoms (Stratega): 2 players, mine gold, spawn, kill the enemy King",
         env_id="stratagem/TwoKingdoms-v0",
         test_configs=({}, {"research": True}, {"map": "tk:5", "max_rounds": 24}),

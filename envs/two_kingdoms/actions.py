@@ -93,18 +93,24 @@ def make_layout(width: int, height: int) -> SpatialActionLayout:
     return sa.make_layout(width, height, PLANE_NAMES)
 
 
+_PLANE_WORDS = sa.plane_words(
+    tuple(
+        (
+            f"spawn_{SPAWN_KINDS[spawn]}"
+            if kind == "spawn"
+            else ("research_mining" if kind == "research" else kind),
+            dx,
+            dy,
+        )
+        for kind, spawn, dx, dy in PLANE_KIND
+    ),
+    targetless=("empty", "research_mining"),
+)
+
+
 def action_to_string(layout: SpatialActionLayout, action: int) -> str:
     """Readable name of ``action`` (see the module docstring)."""
-    plane, x, y = layout.decode(action)
-    if plane is None:
-        return layout.global_actions[x]
-    kind, spawn, dx, dy = PLANE_KIND[plane]
-    if kind == "empty":
-        return f"empty ({x},{y})"
-    if kind == "research":
-        return f"research_mining ({x},{y})"
-    word = f"spawn_{SPAWN_KINDS[spawn]}" if kind == "spawn" else kind
-    return f"{word} ({x},{y})->({x + dx},{y + dy})"
+    return sa.tile_action_to_string(layout, action, _PLANE_WORDS)
 
 
 _PATTERN = sa.tile_action_pattern(_WORDS)

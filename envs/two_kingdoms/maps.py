@@ -19,9 +19,14 @@ Map names accepted by :func:`load_maps`:
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from stratagem.envs.stratega_maps import Board, MapError, MapSource, load_boards, parse_layout
+from stratagem.envs.stratega_maps import (
+    Board,
+    MapError,
+    MapSource,
+    map_loader,
+    parse_layout,
+    require_each_player,
+)
 
 __all__ = ["TILE_NAMES", "TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "load_maps"]
 
@@ -64,23 +69,15 @@ def parse(text: str, name: str = "<inline>") -> Board:
         neutral=NEUTRAL_SYMBOLS,
         num_players=NUM_PLAYERS,
     )
-    for player in range(NUM_PLAYERS):
-        if not any(t == KING and o == player for t, o, _, _ in board.units):
-            raise MapError(f"two_kingdoms map {name}: player {player} has no King (k{player})")
+    require_each_player(
+        board,
+        name,
+        game="two_kingdoms",
+        num_players=NUM_PLAYERS,
+        unit_type=KING,
+        what="King (k{player})",
+    )
     return board
 
 
-def load_maps(spec: str) -> tuple[Board, ...]:
-    """Resolve a map name (see the module docstring) to one or more boards of equal size.
-
-    Raises:
-        MapError: For an unknown name, a missing or malformed file, or boards of unequal size.
-    """
-    if not isinstance(spec, str) or not spec:
-        raise MapError(f"two_kingdoms: map must be a non-empty string, got {spec!r}")
-    return _load(spec)
-
-
-@lru_cache(maxsize=64)
-def _load(spec: str) -> tuple[Board, ...]:
-    return load_boards(spec, game="two_kingdoms", sources=SOURCES, parse=parse)
+load_maps = map_loader(game="two_kingdoms", sources=SOURCES, parse=parse)

@@ -24,18 +24,21 @@ _UNIT_NAME = ("City", "King", "Warrior", "Worker", "GoldVein")
 _VEIN_BAR = (240, 200, 30)
 
 
+def _research(state: TwoKingdomsState, player: int, sep: str) -> str:
+    """``player``'s Mining research after ``sep``, or nothing when the game has no research."""
+    if not state.game.research:
+        return ""
+    if state.mining_researched(player):
+        return f"{sep}Mining researched"
+    return f"{sep}researching Mining" if state.researching(player) else f"{sep}no Mining"
+
+
 def render_text(state: TwoKingdomsState) -> str:
     """The board in the reference's layout syntax, a status line, then each player's holdings."""
     lines = sr.board_lines(state, TILE_SYMBOLS, _UNIT_CHAR)
     lines.append(sr.status_line(state, "enemy King killed"))
     for p in (0, 1):
-        research = ""
-        if state.game.research:
-            research = (
-                ", Mining researched"
-                if state.mining_researched(p)
-                else (", researching Mining" if state.researching(p) else ", no Mining")
-            )
+        research = _research(state, p, ", ")
         units = ", ".join(
             f"{_UNIT_NAME[u.type]}({u.x},{u.y}) hp {u.health}"
             + ("" if u.movement_points else " moved")
@@ -86,13 +89,7 @@ def render_rgb(state: TwoKingdomsState) -> np.ndarray:
             for t in (1, 2, 3)
             if (n := sum(u.type == t for u in units)) or t == 1
         )
-        research = ""
-        if state.game.research:
-            research = (
-                "; Mining researched"
-                if state.mining_researched(p)
-                else ("; researching Mining" if state.researching(p) else "; no Mining")
-            )
+        research = _research(state, p, "; ")
         lines.append(
             f"gold {state.gold(p)}, production {state.prod(p)}, score {state.score(p)}"
             f"{research}; {counts}"
