@@ -35,6 +35,8 @@ import yaml
 from stratagem.envs.state_json import refuse_file_option
 
 __all__ = [
+    "COMMON_TILE_NAMES",
+    "COMMON_TILE_SYMBOLS",
     "NEUTRAL",
     "Board",
     "MapError",
@@ -48,6 +50,20 @@ __all__ = [
 
 #: Owner of neutral entities (the reference's neutral player id is -1).
 NEUTRAL = -1
+
+#: The four tiles every Stratega game file declares alike (Plain, Water, Mountain, Forest):
+#: symbol -> (tile id, walkable). The ids index the terrain observation planes and the colours
+#: of :mod:`stratagem.envs.stratega_render`, so a game that adds a tile (Push Them All's Hole)
+#: numbers it after these. Two Kingdoms' Mountain also blocks sight in the reference, which
+#: matters only under fog of war, which no Stratega game here has.
+COMMON_TILE_SYMBOLS: Mapping[str, tuple[int, bool]] = {
+    ".": (0, True),
+    "W": (1, False),
+    "M": (2, False),
+    "F": (3, True),
+}
+#: Names of the common tiles by id (observation plane names, picture legend).
+COMMON_TILE_NAMES: tuple[str, ...] = ("plain", "water", "mountain", "forest")
 
 
 class MapError(ValueError):

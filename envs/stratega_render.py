@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from stratagem.envs.stratega_maps import Board
+from stratagem.envs.stratega_maps import COMMON_TILE_NAMES, Board
 
 __all__ = [
     "PLAYER_NAMES",
@@ -44,7 +44,7 @@ TILE_RGB = np.array(
     [[205, 195, 145], [125, 185, 230], [105, 95, 90], [60, 140, 70]], dtype=np.uint8
 )
 #: Names of the common tiles, for the legend.
-TILE_NAMES = ("plain", "water", "mountain", "forest")
+TILE_NAMES = COMMON_TILE_NAMES
 #: Colour names of the players, used in the picture's texts.
 PLAYER_NAMES = ("red", "blue")
 

@@ -13,6 +13,13 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import tiny_games  # noqa: E402  (registers tictactoe_test)
+from training_helpers import (  # noqa: E402
+    SMALL_ACTOR_RUN,
+    crash_second_train_network,
+    load_run,
+    quiet_az_config,
+    same_buffers,
+)
 
 from stratagem.envs import make_game  # noqa: E402
 from stratagem.training import alphazero  # noqa: E402
@@ -23,26 +30,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def cfg(out_dir, **overrides) -> AlphaZeroConfig:
-    base = dict(
-        game="tictactoe_test",
-        preset="tiny",
-        iterations=2,
-        games_per_iteration=8,
-        parallel_games=4,
-        actors=2,
-        simulations=4,
-        temperature_moves=4,
-        train_steps=3,
-        batch_size=16,
-        eval_every=0,
-        out_dir=str(out_dir),
-        progress=False,
-        tensorboard=False,
-        seed=0,
-        device="cpu",
-    )
-    base.update(overrides)
-    return AlphaZeroConfig(**base)
+    return quiet_az_config(out_dir, **{**SMALL_ACTOR_RUN, **overrides})
 
 
 def _children() -> set[int]:
@@ -75,18 +63,6 @@ def _self_play(config: AlphaZeroConfig, game=None, bar=None):
     return buffer, metrics, rng
 
 
-def _same_buffers(a: alphazero.ReplayBuffer, b: alphazero.ReplayBuffer) -> bool:
-    n = a.size
-    return (
-        n == b.size
-        and np.array_equal(a.obs[:n], b.obs[:n])
-        and np.array_equal(a.values[:n], b.values[:n])
-        and np.array_equal(a.has_value[:n], b.has_value[:n])
-        and all(np.array_equal(a.actions[i], b.actions[i]) for i in range(n))
-        and all(np.array_equal(a.policies[i], b.policies[i]) for i in range(n))
-    )
-
-
 @pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
 def test_actors_play_the_same_games_for_the_same_seed(tmp_path, algorithm):
     config = cfg(tmp_path, algorithm=algorithm)
@@ -95,7 +71,7 @@ def test_actors_play_the_same_games_for_the_same_seed(tmp_path, algorithm):
     second, _, rng_b = _self_play(config)
     assert _children() <= before  # every actor was joined
     assert first.size == metrics["selfplay/positions"] > 0
-    assert _same_buffers(first, second)
+    assert same_buffers(first, second)
     assert rng_a.bit_generator.state == rng_b.bit_generator.state
     assert metrics["selfplay/games"] == config.games_per_iteration
     # the same figures as in-process self-play, diagnostics summed over the actors
@@ -106,34 +82,18 @@ def test_actors_play_the_same_games_for_the_same_seed(tmp_path, algorithm):
 
 def test_actor_runs_resume_exactly_after_a_crash(tmp_path, monkeypatch):
     alphazero.train(cfg(tmp_path / "straight"))
-    real_train_network = alphazero.train_network
-    calls = {"n": 0}
-
-    def crash_on_second(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise KeyboardInterrupt
-        return real_train_network(*args, **kwargs)
-
-    monkeypatch.setattr(alphazero, "train_network", crash_on_second)
+    real_train_network = crash_second_train_network(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         alphazero.train(cfg(tmp_path / "crashed"))
     saved = alphazero.load_checkpoint(tmp_path / "crashed" / "checkpoint.pt")
     assert (saved["iteration"], saved["phase"]) == (1, "train")
     monkeypatch.setattr(alphazero, "train_network", real_train_network)
     alphazero.train(cfg(tmp_path / "crashed"))
-
-    def load(path: Path):
-        data = alphazero.load_checkpoint(path)
-        buffer = alphazero.ReplayBuffer(data["config"]["replay_size"], (3, 3, 3), 2)
-        buffer.load(path.parent / data["buffer_file"])
-        return data, buffer
-
     (a, buf_a), (b, buf_b) = (
-        load(tmp_path / "straight" / "checkpoint.pt"),
-        load(tmp_path / "crashed" / "checkpoint.pt"),
+        load_run(tmp_path / "straight" / "checkpoint.pt"),
+        load_run(tmp_path / "crashed" / "checkpoint.pt"),
     )
-    assert buf_a.size > 0 and _same_buffers(buf_a, buf_b)
+    assert buf_a.size > 0 and same_buffers(buf_a, buf_b)
     for key in a["network"]:
         assert torch.equal(a["network"][key], b["network"][key]), key
     assert a["cpu_seconds"] > 0

@@ -16,6 +16,7 @@ import json
 
 import numpy as np
 import pytest
+from scenario_helpers import act
 
 from stratagem.envs import InvalidStateError, make_game
 from stratagem.envs.core import IllegalActionError
@@ -41,11 +42,6 @@ def board(*rows: str) -> str:
 
 def new_state(layout: str, **kwargs):
     return CotgCombatGame(armies=layout, **kwargs).new_initial_state()
-
-
-def act(state, *names: str) -> None:
-    for name in names:
-        state.apply(state.game.string_to_action(name))
 
 
 def legal_names(state) -> set[str]:

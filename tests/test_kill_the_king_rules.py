@@ -21,6 +21,7 @@ import itertools
 
 import numpy as np
 import pytest
+from scenario_helpers import act, legal_names
 
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.kill_the_king import (
@@ -38,12 +39,6 @@ from stratagem.envs.kill_the_king import (
 def new_state(layout: str, **kwargs):
     """Initial state of a game on the inline ``layout``."""
     return KillTheKingGame(map=layout, **kwargs).new_initial_state()
-
-
-def act(state, *names: str) -> None:
-    """Apply actions given by their readable names, in order."""
-    for name in names:
-        state.apply(state.game.string_to_action(name))
 
 
 def end_turn_index(state) -> int:
@@ -67,12 +62,6 @@ def assert_illegal(state, action) -> None:
     with pytest.raises(IllegalActionError):
         state.apply(action)
     assert state.to_json() == before
-
-
-def legal_names(state, prefix: str = "") -> set[str]:
-    """Readable names of the legal actions that start with ``prefix``."""
-    names = {state.game.action_to_string(a) for a in state.legal_action_list()}
-    return {n for n in names if n.startswith(prefix)}
 
 
 def applicable(state) -> set[int]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario_helpers import act, assert_illegal, legal_names
 
 from stratagem.baselines.push_them_all import (
     PushThemAllEvaluator,
@@ -34,25 +35,6 @@ from stratagem.envs.push_them_all import GHOST, WARRIOR, MapError, PushThemAllGa
 
 def new_state(layout: str, **kwargs):
     return PushThemAllGame(map=layout, **kwargs).new_initial_state()
-
-
-def act(state, *names: str) -> None:
-    for name in names:
-        state.apply(state.game.string_to_action(name))
-
-
-def assert_illegal(state, name: str) -> None:
-    action = state.game.string_to_action(name)
-    before = state.to_json()
-    with pytest.raises(IllegalActionError):
-        state.apply(action)
-    assert state.to_json() == before
-    assert action not in state.legal_action_list()
-
-
-def legal_names(state, prefix: str = "") -> set[str]:
-    names = {state.game.action_to_string(a) for a in state.legal_action_list()}
-    return {n for n in names if n.startswith(prefix)}
 
 
 def where(state, uid: int) -> tuple[int, int]:

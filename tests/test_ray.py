@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tiny_games
+from training_helpers import SMALL_ACTOR_RUN, load_run, quiet_az_config, same_buffers
 
 from stratagem.baselines.tournament import make_tasks, read_results, run_tournament
 from stratagem.cli import main
@@ -220,52 +221,15 @@ def test_a_worker_killed_mid_game_loses_and_duplicates_nothing(cluster, tmp_path
 
 
 def _az_config(out_dir: Path, address: str, **overrides: Any) -> Any:
-    from stratagem.training.config import AlphaZeroConfig
-
-    base: dict[str, Any] = dict(
-        game="tictactoe_test",
-        preset="tiny",
-        iterations=2,
+    """The actor tests' small run (12 games an iteration) on the Ray cluster at ``address``."""
+    ray_run = dict(
         games_per_iteration=12,
-        parallel_games=4,
-        actors=2,
-        simulations=4,
-        temperature_moves=4,
-        train_steps=3,
-        batch_size=16,
-        eval_every=0,
-        out_dir=str(out_dir),
-        progress=False,
-        tensorboard=False,
-        seed=0,
-        device="cpu",
         threads=1,
         backend="ray",
         ray_address=address,
         ray_inference="local",
     )
-    base.update(overrides)
-    return AlphaZeroConfig(**base)
-
-
-def _load(path: Path) -> tuple[dict[str, Any], Any]:
-    from stratagem.training import alphazero
-
-    data = alphazero.load_checkpoint(path)
-    buffer = alphazero.ReplayBuffer(data["config"]["replay_size"], (3, 3, 3), 2)
-    buffer.load(path.parent / data["buffer_file"])
-    return data, buffer
-
-
-def _same_buffers(a: Any, b: Any) -> bool:
-    n = a.size
-    return (
-        n == b.size
-        and np.array_equal(a.obs[:n], b.obs[:n])
-        and np.array_equal(a.values[:n], b.values[:n])
-        and all(np.array_equal(a.actions[i], b.actions[i]) for i in range(n))
-        and all(np.array_equal(a.policies[i], b.policies[i]) for i in range(n))
-    )
+    return quiet_az_config(out_dir, **{**SMALL_ACTOR_RUN, **ray_run, **overrides})
 
 
 def test_selfplay_on_ray_writes_checkpoints_that_resume_exactly(cluster, tmp_path, capsys):
@@ -281,7 +245,7 @@ def test_selfplay_on_ray_writes_checkpoints_that_resume_exactly(cluster, tmp_pat
     argv += ["--ray-address", cluster, "--out-dir", str(tmp_path / "resumed")]
     assert main(argv) == 0
     capsys.readouterr()
-    first, _ = _load(tmp_path / "resumed" / "checkpoint.pt")
+    first, _ = load_run(tmp_path / "resumed" / "checkpoint.pt")
     assert (first["iteration"], first["phase"]) == (1, "selfplay")
     assert first["cpu_seconds"] > 0
     # ... that a second run resumes: the same weights and buffer as a run never stopped
@@ -289,11 +253,11 @@ def test_selfplay_on_ray_writes_checkpoints_that_resume_exactly(cluster, tmp_pat
     assert metrics["selfplay/games"] == 12 and metrics["iteration"] == 2
     alphazero.train(_az_config(tmp_path / "straight", cluster))
     (a, buf_a), (b, buf_b) = (
-        _load(tmp_path / "straight" / "checkpoint.pt"),
-        _load(tmp_path / "resumed" / "checkpoint.pt"),
+        load_run(tmp_path / "straight" / "checkpoint.pt"),
+        load_run(tmp_path / "resumed" / "checkpoint.pt"),
     )
     assert a["iteration"] == b["iteration"] == 2 and buf_a.size > 0
-    assert _same_buffers(buf_a, buf_b)
+    assert same_buffers(buf_a, buf_b)
     for key in a["network"]:
         assert torch.equal(a["network"][key], b["network"][key]), key
 
@@ -390,7 +354,7 @@ def test_a_killed_selfplay_actor_is_replaced_and_nothing_is_lost(cluster, tmp_pa
     assert metrics["selfplay/games"] == 16
     # and its games were played again from their seeds: the buffer of a phase nobody killed
     plain, _, gone = _ray_self_play(tiny_games.TicTacToeGame(), config)
-    assert not gone and _same_buffers(buffer, plain)
+    assert not gone and same_buffers(buffer, plain)
 
 
 def test_selfplay_with_an_inference_server(cluster, tmp_path):

@@ -11,6 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import tiny_games  # noqa: E402,F401  (registers tictactoe_test)
+from training_helpers import quiet_az_config  # noqa: E402
 
 from stratagem.envs import make_game  # noqa: E402
 from stratagem.training import alphazero  # noqa: E402
@@ -175,22 +176,15 @@ def test_truncation_values():
 
 
 def cfg(tmp_path, **overrides) -> AlphaZeroConfig:
-    base = dict(
-        game="tictactoe_test",
+    one_iteration = dict(
         iterations=1,
         games_per_iteration=4,
         parallel_games=2,
         simulations=4,
         train_steps=2,
         batch_size=8,
-        eval_every=0,
-        out_dir=str(tmp_path),
-        progress=False,
-        tensorboard=False,
-        device="cpu",
     )
-    base.update(overrides)
-    return AlphaZeroConfig(**base)
+    return quiet_az_config(tmp_path, **{**one_iteration, **overrides})
 
 
 def test_self_play_skips_forced_moves_and_reports_diagnostics(tmp_path):
@@ -215,20 +209,20 @@ def test_self_play_skips_forced_moves_and_reports_diagnostics(tmp_path):
     assert metrics["selfplay/value_output_0"] == pytest.approx(-metrics["selfplay/value_output_1"])
 
 
-def test_cut_games_without_value_target_train_the_policy_only(tmp_path):
+def _pta_self_play(tmp_path, **fields):
+    """One self-play phase of Push Them All on the pta maps, with an untrained network."""
     game = make_game("push_them_all", map="pta")
-    config = cfg(
-        tmp_path,
-        game="push_them_all",
-        game_config={"map": "pta"},
-        cut_rounds=2,
-        truncation_value="none",
-    )
+    config = cfg(tmp_path, game="push_them_all", game_config={"map": "pta"}, **fields)
     net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
     buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
     metrics = alphazero.self_play(
         game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
     )
+    return buffer, metrics
+
+
+def test_cut_games_without_value_target_train_the_policy_only(tmp_path):
+    buffer, metrics = _pta_self_play(tmp_path, cut_rounds=2, truncation_value="none")
     assert metrics["selfplay/cut_share"] == 1.0
     assert metrics["selfplay/game_rounds"] == 3  # cut once the round counter passed 2
     assert buffer.size > 0 and not buffer.has_value[: buffer.size].any()
@@ -236,23 +230,14 @@ def test_cut_games_without_value_target_train_the_policy_only(tmp_path):
 
 def _curriculum_self_play(tmp_path, **extra):
     """One self-play phase of Push Them All in which random plays a seat of every game."""
-    game = make_game("push_them_all", map="pta")
-    config = cfg(
+    return _pta_self_play(
         tmp_path,
-        game="push_them_all",
-        game_config={"map": "pta"},
         cut_rounds=3,
         truncation_value="draw",
         opponent_share=1.0,
         selfplay_opponent="random",
         **extra,
     )
-    net = alphazero.network_from_config(game.spec, dataclasses.asdict(config))
-    buffer = alphazero.ReplayBuffer(1000, game.spec.observation_shape, 2)
-    metrics = alphazero.self_play(
-        game, net, config, torch.device("cpu"), np.random.default_rng(0), buffer
-    )
-    return buffer, metrics
 
 
 def test_opponent_share_stores_only_the_networks_positions(tmp_path):
@@ -317,20 +302,26 @@ def test_pretrained_names_the_games_that_ship_a_network():
         AlphaZeroAgent(game, checkpoint="pretrained")
 
 
+def _pretrained_plays_ten_legal_moves(game) -> None:
+    """The game's shipped network, as an agent, makes 10 legal moves from seed 0."""
+    from stratagem.baselines import make_agent
+
+    agent = make_agent("alphazero:checkpoint=pretrained,simulations=4,threads=1", game)
+    state = game.new_initial_state(0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        action = agent.act(state.clone(), rng=rng)
+        assert state.legal_action_mask()[action]
+        state.apply(action)
+
+
 def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
     import gymnasium as gym
 
     from stratagem.baselines import make_agent
 
     for config in ({"map": "pta"}, {}):  # one network for every board of the game
-        game = make_game("push_them_all", **config)
-        agent = make_agent("alphazero:checkpoint=pretrained,simulations=4,threads=1", game)
-        state = game.new_initial_state(0)
-        rng = np.random.default_rng(0)
-        for _ in range(10):
-            action = agent.act(state.clone(), rng=rng)
-            assert state.legal_action_mask()[action]
-            state.apply(action)
+        _pretrained_plays_ten_legal_moves(make_game("push_them_all", **config))
     env = gym.make(
         "stratagem/PushThemAll-v0", opponent="alphazero:checkpoint=pretrained,simulations=2"
     )
@@ -344,18 +335,9 @@ def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
 def test_pretrained_kill_the_king_plays_every_board():
     import gymnasium as gym
 
-    from stratagem.baselines import make_agent
-
     # trained on the small maps; global pooling lets the same network play kwah and the default
     for config in ({"map": "small"}, {"map": "kwah:3"}, {}):
-        game = make_game("kill_the_king", **config)
-        agent = make_agent("alphazero:checkpoint=pretrained,simulations=4,threads=1", game)
-        state = game.new_initial_state(0)
-        rng = np.random.default_rng(0)
-        for _ in range(10):
-            action = agent.act(state.clone(), rng=rng)
-            assert state.legal_action_mask()[action]
-            state.apply(action)
+        _pretrained_plays_ten_legal_moves(make_game("kill_the_king", **config))
     env = gym.make(
         "stratagem/KillTheKing-v0",
         map="small",

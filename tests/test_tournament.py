@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -251,22 +252,18 @@ def test_interrupted_tournament_resumes_without_losing_games(tmp_path: Path) -> 
         if len(seen) == 5:
             raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        run_tournament(
-            "kill_the_king", agents, games=4, config=cfg, out=out, on_result=stop_after_five
+    def run_to(on_result: Callable[[dict[str, Any]], None]) -> TournamentResult:
+        return run_tournament(
+            "kill_the_king", agents, games=4, config=cfg, out=out, on_result=on_result
         )
+
+    with pytest.raises(KeyboardInterrupt):
+        run_to(stop_after_five)
     assert len(read_results(out)) == 5
     with out.open("a") as fh:  # a run killed mid-write leaves a torn line
         fh.write('{"key": "torn')
     replayed: list[str] = []
-    resumed = run_tournament(
-        "kill_the_king",
-        agents,
-        games=4,
-        config=cfg,
-        out=out,
-        on_result=lambda r: replayed.append(r["key"]),
-    )
+    resumed = run_to(lambda r: replayed.append(r["key"]))
     assert len(replayed) == 12 - 5 and not set(replayed) & set(seen)
     assert len(resumed.records) == 12 and len(read_results(out)) == 12
 
@@ -276,14 +273,7 @@ def test_interrupted_tournament_resumes_without_losing_games(tmp_path: Path) -> 
     assert totals(resumed) == totals(reference)
     assert resumed.matrix() == reference.matrix()
     again: list[str] = []
-    run_tournament(
-        "kill_the_king",
-        agents,
-        games=4,
-        config=cfg,
-        out=out,
-        on_result=lambda r: again.append(r["key"]),
-    )
+    run_to(lambda r: again.append(r["key"]))
     assert again == []  # nothing left to play
 
 

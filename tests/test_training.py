@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import tiny_games  # noqa: E402,F401  (registers tictactoe_test)
+from training_helpers import crash_second_train_network, load_run, quiet_az_config  # noqa: E402
 
 from stratagem.baselines import make_agent  # noqa: E402
 from stratagem.cli import main  # noqa: E402
@@ -26,8 +27,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def az_config(out_dir, **overrides) -> AlphaZeroConfig:
-    base = dict(
-        game="tictactoe_test",
+    learns = dict(
         preset="tiny",
         iterations=16,
         games_per_iteration=32,
@@ -38,15 +38,8 @@ def az_config(out_dir, **overrides) -> AlphaZeroConfig:
         train_steps=60,
         batch_size=64,
         lr=3e-3,
-        eval_every=0,
-        out_dir=str(out_dir),
-        progress=False,
-        tensorboard=False,
-        seed=0,
-        device="cpu",
     )
-    base.update(overrides)
-    return AlphaZeroConfig(**base)
+    return quiet_az_config(out_dir, **{**learns, **overrides})
 
 
 def test_alphazero_learns_tictactoe(tmp_path):
@@ -71,9 +64,7 @@ def test_alphazero_learns_tictactoe(tmp_path):
 
 
 def _weights(path):
-    data = alphazero.load_checkpoint(path)
-    buffer = alphazero.ReplayBuffer(data["config"]["replay_size"], (3, 3, 3), 2)
-    buffer.load(path.parent / data["buffer_file"])
+    data, buffer = load_run(path)
     return data["network"], {"obs": buffer.obs[: buffer.size], "values": buffer.values}
 
 
@@ -89,16 +80,7 @@ def test_alphazero_resume_is_exact_even_after_a_crash(tmp_path, monkeypatch):
     straight = alphazero.train(az_config(tmp_path / "straight", **small))
 
     # a run killed during the training phase of its second iteration, then resumed
-    real_train_network = alphazero.train_network
-    calls = {"n": 0}
-
-    def crash_on_second(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise KeyboardInterrupt
-        return real_train_network(*args, **kwargs)
-
-    monkeypatch.setattr(alphazero, "train_network", crash_on_second)
+    real_train_network = crash_second_train_network(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         alphazero.train(az_config(tmp_path / "crashed", **small))
     saved = alphazero.load_checkpoint(tmp_path / "crashed" / "checkpoint.pt")

@@ -11,18 +11,20 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from training_helpers import quiet_az_config  # noqa: E402
+
 from stratagem.envs import make_game  # noqa: E402
 from stratagem.training import alphazero  # noqa: E402
 from stratagem.training.agents import AlphaZeroAgent  # noqa: E402
 from stratagem.training.common import evaluate_agent  # noqa: E402
-from stratagem.training.config import AlphaZeroConfig  # noqa: E402
 
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("one_torch_thread")
 def test_alphazero_learns_push_them_all_against_the_untrained_network(tmp_path):
     """Three iterations of the default (Gumbel) trainer beat the untrained network."""
-    config = AlphaZeroConfig(
+    config = quiet_az_config(
+        tmp_path,
         game="push_them_all",
         game_config={"map": "pta"},
         preset="tiny",
@@ -31,12 +33,6 @@ def test_alphazero_learns_push_them_all_against_the_untrained_network(tmp_path):
         parallel_games=32,
         simulations=16,
         train_steps=100,
-        eval_every=0,
-        out_dir=str(tmp_path),
-        progress=False,
-        tensorboard=False,
-        device="cpu",
-        seed=0,
     )
     alphazero.train(config)
     game = make_game("push_them_all", map="pta")

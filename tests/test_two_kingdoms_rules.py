@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario_helpers import act, assert_illegal, legal_names
 
 from stratagem.baselines import make_agent
 from stratagem.baselines.two_kingdoms import TwoKingdomsEvaluator, TwoKingdomsRuleBasedAgent
 from stratagem.envs import make_game
-from stratagem.envs.core import IllegalActionError
 from stratagem.envs.two_kingdoms import (
     CITY,
     GOLD_VEIN,
@@ -41,25 +41,6 @@ from stratagem.envs.two_kingdoms import (
 
 def new_state(layout: str, **kwargs):
     return TwoKingdomsGame(map=layout, **kwargs).new_initial_state()
-
-
-def act(state, *names: str) -> None:
-    for name in names:
-        state.apply(state.game.string_to_action(name))
-
-
-def assert_illegal(state, name: str) -> None:
-    action = state.game.string_to_action(name)
-    before = state.to_json()
-    with pytest.raises(IllegalActionError):
-        state.apply(action)
-    assert state.to_json() == before
-    assert action not in state.legal_action_list()
-
-
-def legal_names(state, prefix: str = "") -> set[str]:
-    names = {state.game.action_to_string(a) for a in state.legal_action_list()}
-    return {n for n in names if n.startswith(prefix)}
 
 
 def give(state, player: int, *, gold: int | None = None, prod: int | None = None) -> None:

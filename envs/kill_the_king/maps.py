@@ -27,6 +27,8 @@ check that both players start with a King.
 from __future__ import annotations
 
 from stratagem.envs.stratega_maps import (
+    COMMON_TILE_NAMES,
+    COMMON_TILE_SYMBOLS,
     Board,
     MapError,
     MapSource,
@@ -38,13 +40,8 @@ from stratagem.envs.stratega_maps import parse_layout as _parse_stratega
 __all__ = ["TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "load_maps", "parse_layout"]
 
 #: Tile symbol -> (tile id, walkable). Ids index the terrain observation planes.
-TILE_SYMBOLS: dict[str, tuple[int, bool]] = {
-    ".": (0, True),
-    "W": (1, False),
-    "M": (2, False),
-    "F": (3, True),
-}
-TILE_NAMES = ("plain", "water", "mountain", "forest")
+TILE_SYMBOLS: dict[str, tuple[int, bool]] = dict(COMMON_TILE_SYMBOLS)
+TILE_NAMES = COMMON_TILE_NAMES
 #: Unit symbol -> unit type id (see ``rules.UNIT_NAMES``).
 UNIT_SYMBOLS: dict[str, int] = {"k": 0, "w": 1, "a": 2, "h": 3}
 NUM_PLAYERS = 2

@@ -17,6 +17,8 @@ Map names accepted by :func:`load_maps`:
 from __future__ import annotations
 
 from stratagem.envs.stratega_maps import (
+    COMMON_TILE_NAMES,
+    COMMON_TILE_SYMBOLS,
     Board,
     MapError,
     MapSource,
@@ -29,15 +31,9 @@ __all__ = ["TILE_NAMES", "TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "l
 
 _PACKAGE = "stratagem.envs.push_them_all"
 #: Tile symbol -> (tile id, walkable). Ids index the terrain observation planes.
-TILE_SYMBOLS: dict[str, tuple[int, bool]] = {
-    ".": (0, True),
-    "W": (1, False),
-    "M": (2, False),
-    "F": (3, True),
-    "H": (4, True),
-}
-TILE_NAMES = ("plain", "water", "mountain", "forest", "hole")
-HOLE = 4
+HOLE = len(COMMON_TILE_NAMES)  # the one tile Push Them All adds: walkable, and deadly
+TILE_SYMBOLS: dict[str, tuple[int, bool]] = {**COMMON_TILE_SYMBOLS, "H": (HOLE, True)}
+TILE_NAMES = (*COMMON_TILE_NAMES, "hole")
 #: Unit symbol -> unit type id (see ``rules.UNIT_NAMES``).
 UNIT_SYMBOLS: dict[str, int] = {"w": 0, "g": 1}
 NUM_PLAYERS = 2

@@ -16,6 +16,7 @@ __all__ = [
     "LEECH",
     "OVER",
     "PHASE_NAMES",
+    "RESET_CTX",
     "SETUP_BONUS",
     "SETUP_DWELLING",
     "X_ACTIONS",
@@ -74,6 +75,10 @@ X_NODECL = 17  # 1 when the held spades were dug: they may not be thrown away
 X_TCULT = 18  # tracks a town tile's cult steps would take to 10 and the player still decides
 X_TSTEPS = 19  # the steps that town tile gives on every track (TW5: 1, TW6: 2)
 CTX_SIZE = 20
+# The turn context outside a turn: every counter 0, no hex reached by tunnel or carpet. A new
+# turn, the end of one and the start of cult-reward spades all begin from it, and the checks of
+# a loaded state compare against it, so it is written once here.
+RESET_CTX: tuple[int, ...] = tuple(-1 if i == X_TELE else 0 for i in range(CTX_SIZE))
 
 
 def _put(t: tuple, i: int, v: int) -> tuple:

@@ -43,6 +43,10 @@ _BUILDING_ALIAS = {
     "SANCTUARY": "SA",
 }
 _RIVER_INDEX = {cell: i for i, cell in enumerate(RIVER_CELLS)}
+# ``dig N`` and ``burn N``: the ledger writes N plays of one action as one command.
+_REPEATED = {"dig": A.X_DIG1, "burn": A.X_BURN}
+# The ledger names a resource in full or by its letter(s).
+_RESOURCE_ALIAS = {"PRIEST": "P", "WORKER": "W", "COIN": "C", "POWER": "PW"}
 
 
 class LedgerCommands:
@@ -125,10 +129,10 @@ class LedgerCommands:
                 raise _error(row.line, f"unknown colour {color!r}")
             self._apply(A.board_action(cell, _COLOR_TERRAIN[color]), row, cmd)
             return True
-        m = re.match(r"^dig (\d+)$", low)
+        m = re.match(r"^(dig|burn) (\d+)$", low)
         if m:
-            for _ in range(int(m.group(1))):
-                self._apply(A.X_DIG1, row, cmd)
+            for _ in range(int(m.group(2))):
+                self._apply(_REPEATED[m.group(1)], row, cmd)
             return True
         m = re.match(r"^send (?:p|priest) to (\w+)(?: for (\d+))?$", low)
         if m:
@@ -148,8 +152,8 @@ class LedgerCommands:
             src = m.group(2).upper()
             b = int(m.group(3) or 1)
             dst = m.group(4).upper()
-            src = {"PRIEST": "P", "WORKER": "W", "COIN": "C", "POWER": "PW"}.get(src, src)
-            dst = {"PRIEST": "P", "WORKER": "W", "COIN": "C", "POWER": "PW"}.get(dst, dst)
+            src = _RESOURCE_ALIAS.get(src, src)
+            dst = _RESOURCE_ALIAS.get(dst, dst)
             if src == "W" and dst == "P":
                 if b > 3:
                     raise bad("workers convert to at most 3 priests at a time")
@@ -175,11 +179,6 @@ class LedgerCommands:
                 raise _error(row.line, f"'{cmd}' does not match rate {rate}")
             for _ in range(b):
                 self._apply(A.X_CONV + index, row, cmd)
-            return True
-        m = re.match(r"^burn (\d+)$", low)
-        if m:
-            for _ in range(int(m.group(1))):
-                self._apply(A.X_BURN, row, cmd)
             return True
         m = re.match(r"^action (\w+)$", low)
         if m:

@@ -54,6 +54,7 @@ from stratagem.envs.terra_mystica.context import (
     LEECH,
     OVER,
     PHASE_NAMES,
+    RESET_CTX,
     SETUP_BONUS,
     SETUP_DWELLING,
     X_ACTIONS,
@@ -401,8 +402,7 @@ class TerraMysticaGame(Game):
         st.cpend = 0
         st.inc_queue = ()
         st.inc_spades = (0,) * n
-        st.ctx = [0] * CTX_SIZE
-        st.ctx[X_TELE] = -1
+        st.ctx = list(RESET_CTX)
         st.build_locs = ()
         st.setup_queue = _setup_order(fac)
         st.phase = SETUP_DWELLING

@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING
 
 from stratagem.envs.terra_mystica.context import (
     ACTION,
-    CTX_SIZE,
     INCOME_SPADES,
     OVER,
+    RESET_CTX,
     X_ACTIONS,
     X_INCOME,
     X_SPADES,
-    X_TELE,
     X_TF,
     _put,
 )
@@ -72,23 +71,27 @@ class TurnFlow:
         self.act = p
         self.current_player = p
         self.phase = ACTION
-        x = self.ctx
-        for i in range(CTX_SIZE):
-            x[i] = 0
-        x[X_ACTIONS] = 1
-        x[X_TELE] = -1
-        self.build_locs = ()
+        self._reset_ctx()[X_ACTIONS] = 1
         self.pd[p][BLOCKED] = 0
 
     def _end_turn(self) -> None:
         self.pd[self.act][BLOCKED] = 0  # a key can no longer come this turn
         self._trace_row(self.act, "turn over")
-        x = self.ctx
-        for i in range(CTX_SIZE):
-            x[i] = 0
-        x[X_TELE] = -1
-        self.build_locs = ()
+        self._reset_ctx()
         self._resolve()
+
+    def _reset_ctx(self) -> list[int]:
+        """Clear the turn context and the remembered build hexes; returns the context.
+
+        Every turn starts and ends from
+        :data:`~stratagem.envs.terra_mystica.context.RESET_CTX`; the list is changed in place,
+        as the loops that did this before changed it, so a reference taken earlier in the same
+        ``apply`` still sees the state's context.
+        """
+        x = self.ctx
+        x[:] = RESET_CTX
+        self.build_locs = ()
+        return x
 
     def drop_player(self) -> None:
         """The player to move leaves the game (replays of real games only).
@@ -154,14 +157,10 @@ class TurnFlow:
             self.phase = INCOME_SPADES
             self.act = p
             self.current_player = p
-            x = self.ctx
-            for i in range(CTX_SIZE):
-                x[i] = 0
-            x[X_TELE] = -1
+            x = self._reset_ctx()
             x[X_SPADES] = self.inc_spades[p]
             x[X_TF] = -1
             x[X_INCOME] = 1
-            self.build_locs = ()
             return
         self.ctx[X_INCOME] = 0
         self._other_income()

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from stratagem.envs.state_json import InvalidStateError
+from stratagem.envs.terra_mystica.context import RESET_CTX
 from stratagem.envs.terra_mystica.factions import (
     BUILDING_STOCK,
     CULTISTS,
@@ -363,8 +364,7 @@ def _check_flow(st: TerraMysticaState) -> None:
 def _check_ctx(st: TerraMysticaState, R: Any) -> None:
     """The active player's turn context: reset outside a turn, each counter in its range."""
     x = st.ctx
-    reset = [0] * R.CTX_SIZE
-    reset[R.X_TELE] = -1
+    reset = list(RESET_CTX)
     in_turn = st.phase in (R.ACTION, R.INCOME_SPADES)
     if not in_turn:
         if list(x) != reset:

@@ -20,6 +20,8 @@ Map names accepted by :func:`load_maps`:
 from __future__ import annotations
 
 from stratagem.envs.stratega_maps import (
+    COMMON_TILE_NAMES,
+    COMMON_TILE_SYMBOLS,
     Board,
     MapError,
     MapSource,
@@ -32,13 +34,8 @@ __all__ = ["TILE_NAMES", "TILE_SYMBOLS", "UNIT_SYMBOLS", "Board", "MapError", "l
 
 _PACKAGE = "stratagem.envs.two_kingdoms"
 #: Tile symbol -> (tile id, walkable). Ids index the terrain observation planes.
-TILE_SYMBOLS: dict[str, tuple[int, bool]] = {
-    ".": (0, True),
-    "W": (1, False),
-    "M": (2, False),
-    "F": (3, True),
-}
-TILE_NAMES = ("plain", "water", "mountain", "forest")
+TILE_SYMBOLS: dict[str, tuple[int, bool]] = dict(COMMON_TILE_SYMBOLS)
+TILE_NAMES = COMMON_TILE_NAMES
 #: Owned entity symbol -> entity type id (see ``rules.UNIT_NAMES``).
 UNIT_SYMBOLS: dict[str, int] = {"c": 0, "k": 1, "o": 2, "w": 3}
 #: Neutral entity symbol -> entity type id.
