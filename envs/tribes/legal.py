@@ -23,7 +23,6 @@ from stratagem.envs.tribes.cities import C_NEED, C_POP, C_POS, C_TRIBE, C_UNITS
 from stratagem.envs.tribes.geo import _all_visible
 from stratagem.envs.tribes.memo import (
     MAX_ENTRIES,
-    MOVE_MARGIN,
     BoardMemo,
     Context,
     MoveTargets,
@@ -59,6 +58,9 @@ if TYPE_CHECKING:
 
 __all__ = ["LegalActions", "unit_actions"]
 
+#: ``(list, board memo, context)``: what ``apply`` keeps of a list for the next one.
+LegalLink = tuple[list[int], BoardMemo, Context]
+
 #: Terrains a road may be built on (plain, forest, village).
 _ROADABLE = tuple(int(t in (C.PLAIN, C.FOREST, C.VILLAGE)) for t in range(8))
 
@@ -69,7 +71,7 @@ class LegalActions:
     __slots__ = ()
     game: TribesGame
 
-    def _compute_legal(self, kept: tuple[BoardMemo, Context] | None = None) -> None:
+    def _compute_legal(self, kept: tuple[BoardMemo, Context | None] | None = None) -> None:
         """Compute the legal action list (kept in ``_legal``, ascending).
 
         Args:
@@ -77,7 +79,8 @@ class LegalActions:
                 the board, the enemies and the mover's visibility are as they were (``apply``
                 after a move, research, spawn or a unit's own action with full observability:
                 ``rules._KEEPS_CONTEXT``). They still hold, so their checks (a compare of the
-                whole board, a walk over every unit) are skipped.
+                whole board, a walk over every unit) are skipped. A context of None: only the
+                board is known unchanged (after the end of a turn), the context is looked up.
         """
         out: list[int] = []
         self._legal_link = None
@@ -93,10 +96,10 @@ class LegalActions:
                     out = [A.LEVEL_UP0 * n + pos, (A.LEVEL_UP0 + 1) * n + pos]
                     self._legal = out
                     return
-            if kept is not None:
+            if kept is not None and kept[1] is not None:
                 memo, ctx = kept
             else:
-                memo = board_memo(self)
+                memo = board_memo(self) if kept is None else kept[0]
                 enemies = []
                 for unit in self.units.values():
                     if unit[U_TRIBE] != t:
@@ -342,7 +345,9 @@ def _move_targets(
     Occupied tiles are kept because friendly units do not block the path (only enemies and
     their zones of control do), so the list stays right while the mover's own units move.
     With ``memo`` the search is remembered on the board with the enemy tiles near enough to
-    matter, and reused in later contexts where those are the same (see ``memo``).
+    matter (within the distance it read, ``movement.reachable``'s, which may be shorter than
+    that of the tiles it reached), and reused in later contexts where those are the same (see
+    ``memo``).
     """
     unit = s.units[uid]
     pos, utype, tribe = unit[U_POS], unit[U_TYPE], unit[U_TRIBE]
@@ -355,11 +360,11 @@ def _move_targets(
             radius = entry[0]
             if _within(ctx.enemies, dist, radius) == entry[1]:
                 return entry[2]
-    tiles = tuple(reachable(s, uid, ctx.zone(geo.nb1), ctx.enemy))
+    reached, radius = reachable(s, uid, ctx.zone(geo.nb1), ctx.enemy)
+    tiles = tuple(reached)
     action = geo.move_actions(pos)
     found = (tiles, tuple(map(action.__getitem__, tiles)))
     if memo is not None:
-        radius = max(map(dist.__getitem__, tiles), default=0) + MOVE_MARGIN
         remember(memo.moves, key, (radius, _within(ctx.enemies, dist, radius), found))
     return found
 

@@ -13,8 +13,8 @@ is reused only when the values it was computed from are provably equal:
   in full with private copies held by the :class:`BoardMemo` at every computation. When it
   differs, a new memo is made; it may adopt a piece of its predecessor, lazily, only if no tile
   that changed lies within the piece's *reach*: the square of tiles that computing the piece
-  can read (:data:`MOVE_MARGIN` beyond the tiles a unit reached, :data:`CITY_REACH` around a
-  city).
+  can read (for a unit's move targets, the distance ``movement.reachable`` says its answer
+  read; :data:`CITY_REACH` around a city).
 * A unit's reachable tiles also depend on the enemy units near it (they block tiles and their
   zones of control end moves). The piece records the enemy tiles inside its reach and is used
   only if the enemy tiles inside that reach are the same now.
@@ -39,9 +39,6 @@ if TYPE_CHECKING:
 
 #: Past this many entries a memo table is emptied (long searches visit many configurations).
 MAX_ENTRIES = 1024
-#: How far beyond the tiles a unit reached its search reads the board: the neighbours of a
-#: reached tile are examined (1), and their zone of control comes from enemies next to them (2).
-MOVE_MARGIN = 2
 #: How far from its centre a city's actions read the board: its territory (radius 2 at most)
 #: and the buildings next to it.
 CITY_REACH = 3

@@ -62,12 +62,19 @@ _STEP_KINDS = {}
 
 
 def move_costs(
-    s: TribesState, uid: int, zoc: bytearray, enemy: bytearray | None = None
+    s: TribesState,
+    uid: int,
+    zoc: bytearray,
+    enemy: bytearray | None = None,
+    searched: list[int] | None = None,
 ) -> dict[int, float]:
     """Cheapest movement cost to every tile the unit can reach this move (start included).
 
     ``zoc[tile]`` is nonzero when a unit of another tribe stands next to ``tile``; ``enemy[tile]``
-    when one stands on it (both from :func:`zone_of_control`).
+    when one stands on it (both from :func:`zone_of_control`). ``searched``, if given, receives
+    the tiles the search went on from (:func:`reachable` tells from them how far it read); a
+    unit with one move point off roads and cities steps once, without a search, and leaves it
+    empty.
     """
     unit = s.units[uid]
     tribe = unit[U_TRIBE]
@@ -88,6 +95,8 @@ def move_costs(
     nb1 = s.geo.nb1
     costs = {start: 0.0}
     CITY, SHALLOW, DEEP, PORT = C.CITY, C.SHALLOW_WATER, C.DEEP_WATER, C.PORT
+    if searched is None:
+        searched = []
     if mov == 1.0:
         ter0 = terrain[start]
         if ter0 != CITY and not network[start]:
@@ -122,6 +131,7 @@ def move_costs(
         cost, frm = pop(heap)
         if cost > costs[frm]:
             continue
+        searched.append(frm)
         rest = mov - cost if cost < mov else mov
         on_road = False
         if not water_unit:
@@ -178,19 +188,35 @@ def move_costs(
     return costs
 
 
-def reachable(s: TribesState, uid: int, zoc: bytearray, enemy: bytearray) -> list[int]:
-    """The tiles :func:`move_costs` finds for the unit, its own tile left out.
+def reachable(s: TribesState, uid: int, zoc: bytearray, enemy: bytearray) -> tuple[list[int], int]:
+    """The tiles :func:`move_costs` finds for the unit (start left out), and how far it read.
 
-    A unit with one move point on a road needs no search (:func:`_reach_one`); the others
-    search.
+    The second value is the Chebyshev distance from the unit's tile within which the answer
+    read the board and the enemy tiles (what a remembered answer depends on, besides the
+    unit, its technologies and the mover's visibility: ``legal._move_targets``):
+
+    * one move point off roads and cities (``move_costs`` steps once): the neighbours, 1;
+    * one move point on a road (:func:`_reach_one`, no search): 2, the neighbours' zone of
+      control and the neighbours of those reached for half a point;
+    * a search: :data:`MOVE_MARGIN` beyond the tiles it went on from (their neighbours are
+      examined, and the zone of control of those comes from enemies next to them).
     """
     unit = s.units[uid]
     pos = unit[U_POS]
     if _MOV[unit[U_TYPE]] == 1 and _on_road(s, pos, unit[U_TRIBE]):
-        return _reach_one(s, unit, zoc, enemy)
-    costs = move_costs(s, uid, zoc, enemy)
+        return _reach_one(s, unit, zoc, enemy), 2
+    searched: list[int] = []
+    costs = move_costs(s, uid, zoc, enemy, searched)
     del costs[pos]
-    return list(costs)
+    if not searched:
+        return list(costs), 1
+    dist = s.geo.dist_row(pos)
+    return list(costs), max(map(dist.__getitem__, searched)) + MOVE_MARGIN
+
+
+#: How far beyond the tiles a search went on from it reads the board: their neighbours are
+#: examined (1), and the zone of control of those comes from enemies next to them (2).
+MOVE_MARGIN = 2
 
 
 def _reach_one(s: TribesState, unit: list[int], zoc: bytearray, enemy: bytearray) -> list[int]:

@@ -50,7 +50,7 @@ from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes import techtree
 from stratagem.envs.tribes import units as UN
 from stratagem.envs.tribes.geo import Geo, _all_visible
-from stratagem.envs.tribes.legal import LegalActions
+from stratagem.envs.tribes.legal import LegalActions, LegalLink
 from stratagem.envs.tribes.levelgen import (
     BUNDLED_LEVELS,
     Level,
@@ -610,21 +610,17 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
             action = self.check_action_index(action)  # out of the space: its own message
             raise self.illegal(action, self._why_illegal(action))
         end = self.game.end_turn_action
+        link = self._legal_link
+        if link is not None and (link[0] is not legal or link[1] is not self._memo):
+            link = None  # another state's (a clone's original moved on): not this list's
         if action == end:
-            self._end_turn()
+            self._end_turn_keeping(link)
             return
         # A move with full observability changes none of the board, the enemies and the
         # visibility (nor do research, spawns and a unit's own actions but attacks, captures
         # and examining ruins): the list's board memo and context hold for the next list.
-        link = self._legal_link
         kept = None
-        if (
-            link is not None
-            and link[0] is legal
-            and _KEEPS_CONTEXT[action // self.geo.n]
-            and not self.game.partial
-            and link[1] is self._memo
-        ):
+        if link is not None and _KEEPS_CONTEXT[action // self.geo.n] and not self.game.partial:
             kept = (link[1], link[2])
         captured = self._execute(action)
         self._legal = None
@@ -634,7 +630,18 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
                 return
         self._compute_legal(kept)
         if len(self._legal) == 1 and self._legal[0] == end:  # type: ignore[arg-type]
-            self._end_turn()
+            self._end_turn_keeping(self._legal_link)
+
+    def _end_turn_keeping(self, link: LegalLink | None) -> None:
+        """End the turn, then list the next tribe's actions on the board memo of ``link``.
+
+        Ending a turn writes no board list (production, temples, statuses and recovery live
+        elsewhere), so the board memo of the list the turn ended from (``link``, this state's
+        current list or None) still matches the board: the next list skips the compare.
+        """
+        self._end_turn()
+        if link is not None and not self.game_over:
+            self._compute_legal((link[1], None))
 
     # ------------------------------------------------------------------ views
     def observation(self, player: int) -> np.ndarray:
