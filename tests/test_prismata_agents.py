@@ -296,6 +296,46 @@ def test_bots_play_whole_games_through_make_agent():
         make_agent("prismata_master", make_game("kill_the_king"))
 
 
+@pytest.mark.parametrize("name", ["Random", "Medium", "Easy", "Playout", "Docile"])
+def test_plans_are_the_moves_with_the_positions_they_pass(name):
+    """``plan_move`` (a turn built with ``for_plan``) gives ``get_move``'s actions for the same
+    draws, and the position before each action (what the agent checks instead of replaying)
+    unless a click was taken back in place (then ``None``: the agent replays the plan)."""
+    player = CFG.player(name)
+    given = 0
+    for n, (state, rng) in enumerate(_positions(1)):
+        seed = int(rng.integers(1 << 30))
+        move = player.get_move(state, np.random.default_rng(seed))
+        plan, positions = player.plan_move(state, np.random.default_rng(seed))
+        assert plan == move
+        s = state.clone()
+        for i, a in enumerate(plan):
+            if positions is not None:
+                assert positions[i].position_key() == s.position_key()
+            assert a in s.legal_action_list()
+            s.apply(a)
+        assert s.is_terminal() or s.current_player != state.current_player
+        if positions is not None:
+            assert len(positions) == len(plan)
+            given += 1
+        if n > 30:
+            break
+    assert given > (n if name == "Random" else 0)
+
+
+def test_a_plan_with_a_click_taken_back_in_place_has_no_positions():
+    state = BASE.position([["Drone*3", "Steelsplitter"], ["Drone"]])
+    turn = Turn(state, for_plan=True)
+    turn.use(0)
+    turn.use(3)
+    assert turn.positions is not None and len(turn.positions) == 2
+    assert turn.undo_use(3)
+    assert turn.positions is None  # the agent replays such a plan to check it
+    turn.end_action()
+    assert turn.closed and not turn.acting and turn.actions[-1] == BASE.end_turn_action
+    assert turn.state.current_player == 0  # the closing end_phase was recorded, not played
+
+
 def test_agent_replans_when_the_state_is_not_the_planned_one():
     agent = make_agent("prismata_playout", BASE)
     state = BASE.new_initial_state(0)

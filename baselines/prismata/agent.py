@@ -22,11 +22,6 @@ from stratagem.envs.prismata.rules import PrismataGame, PrismataState
 __all__ = ["PrismataBotAgent", "PrismataRuleBasedAgent"]
 
 
-def _signature(state: PrismataState) -> tuple[Any, ...]:
-    """What must match for a planned turn to go on: the position (see ``position_key``)."""
-    return state.position_key()
-
-
 class PrismataBotAgent(BaseAgent):
     """A named player of the AI configuration (``bots.toml``) playing Prismata.
 
@@ -51,44 +46,53 @@ class PrismataBotAgent(BaseAgent):
         self.bot = str(bot)
         self.player: TurnPlayer = load_config(config).player(self.bot, **overrides)
         self.name = f"prismata:{self.bot}"
+        # the planned turn, the position expected before each of its actions, the next one
         self._plan: list[int] = []
-        self._expected: PrismataState | None = None
+        self._positions: list[PrismataState] = []
+        self._next = 0
         self.last_stats: SearchStats | None = None
         self.turn_stats: list[SearchStats] = []
 
     def reset(self) -> None:
         """Forget the current plan and the statistics."""
         self._plan = []
-        self._expected = None
+        self._positions = []
+        self._next = 0
         self.turn_stats = []
 
     def act(self, state: PrismataState, *, rng: np.random.Generator) -> int:
         """The next action of this player's planned turn (planning it when needed)."""
-        if not (
-            self._plan
-            and self._expected is not None
-            and _signature(self._expected) == _signature(state)
-        ):
-            plan = self.player.get_move(state, rng)
+        i = self._next
+        if not (i < len(self._plan) and self._positions[i].same_position(state)):
+            plan, positions = self.player.plan_move(state, rng)
             stats = getattr(self.player, "last_stats", None)
             if stats is not None:
                 self.last_stats = stats
                 self.turn_stats.append(stats)
-            check = state.clone()
-            for a in plan:
-                if a not in check.legal_action_list():
-                    raise RuntimeError(
-                        f"{self.name} planned an illegal action "
-                        f"{self.game.action_to_string(a)} in its turn {plan}"
-                    )
-                check.apply(a)
             if not plan:
                 raise RuntimeError(f"{self.name} planned an empty turn")
             self._plan = list(plan)
-            self._expected = state.clone()
-        action = self._plan.pop(0)
-        self._expected.apply(action)  # type: ignore[union-attr]
-        return action
+            self._positions = self._check(state, plan) if positions is None else positions
+            i = 0
+        self._next = i + 1
+        return self._plan[i]
+
+    def _check(self, state: PrismataState, plan: list[int]) -> list[PrismataState]:
+        """Replay ``plan`` on a copy of ``state``: the positions before each of its actions.
+
+        A planner's bug (an illegal action) raises here rather than reaching the game.
+        """
+        check = state.clone()
+        positions = []
+        for a in plan:
+            if a not in check.legal_action_list():
+                raise RuntimeError(
+                    f"{self.name} planned an illegal action "
+                    f"{self.game.action_to_string(a)} in its turn {plan}"
+                )
+            positions.append(check.clone())
+            check.apply(a)
+        return positions
 
     def __repr__(self) -> str:
         return f"PrismataBotAgent(bot={self.bot!r})"

@@ -76,9 +76,15 @@ class PartialSequence:
         self.players = list(players)
         self.name = name or "+".join(pp.name for pp in players)
 
-    def play_turn(self, state: PrismataState, rng: np.random.Generator | None = None) -> Turn:
-        """The whole turn of the player to move in ``state``."""
-        turn = Turn(state, rng)
+    def play_turn(
+        self,
+        state: PrismataState,
+        rng: np.random.Generator | None = None,
+        *,
+        for_plan: bool = False,
+    ) -> Turn:
+        """The whole turn of the player to move in ``state`` (``for_plan``: see :class:`Turn`)."""
+        turn = Turn(state, rng, for_plan=for_plan)
         for phase, pp in enumerate(self.players):
             _play_phase(turn, pp, phase)
         finish_turn(turn)
@@ -154,12 +160,17 @@ class Portfolio:
                 return
             changed = phase
 
-    def random_turn(self, state: PrismataState, rng: np.random.Generator) -> Turn:
-        """A turn from one uniformly drawn partial player per phase (Medium and Easy bots)."""
+    def random_turn(
+        self, state: PrismataState, rng: np.random.Generator, *, for_plan: bool = False
+    ) -> Turn:
+        """A turn from one uniformly drawn partial player per phase (Medium and Easy bots).
+
+        ``for_plan``: see :class:`Turn`.
+        """
         picks = [
             players[int(rng.integers(len(players)))] if players else None for players in self.phases
         ]
-        turn = Turn(state, rng)
+        turn = Turn(state, rng, for_plan=for_plan)
         for phase, pp in enumerate(picks):
             if pp is not None:
                 _play_phase(turn, pp, phase)

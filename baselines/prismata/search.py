@@ -85,6 +85,18 @@ class TurnPlayer:
         """The actions of the whole turn of ``state.current_player``."""
         raise NotImplementedError
 
+    def plan_move(
+        self, state: PrismataState, rng: np.random.Generator
+    ) -> tuple[list[int], list[PrismataState] | None]:
+        """:meth:`get_move`, with the position before each of its actions when known.
+
+        The agent checks, decision by decision, that the game follows its plan. A player that
+        built the move by applying each action to a copy of ``state`` returns the positions
+        it passed (:attr:`Turn.positions <stratagem.baselines.prismata.turn.Turn.positions>`);
+        ``None`` makes the agent replay the move to check it and find them.
+        """
+        return self.get_move(state, rng), None
+
 
 class SequencePlayer(TurnPlayer):
     """A fixed partial player per phase (Playout, Docile, Random bots)."""
@@ -96,6 +108,13 @@ class SequencePlayer(TurnPlayer):
     def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
         """The sequence's turn."""
         return self.sequence.play_turn(state, rng).actions
+
+    def plan_move(
+        self, state: PrismataState, rng: np.random.Generator
+    ) -> tuple[list[int], list[PrismataState] | None]:
+        """The sequence's turn, built as a plan (see :meth:`TurnPlayer.plan_move`)."""
+        turn = self.sequence.play_turn(state, rng, for_plan=True)
+        return turn.actions, turn.positions
 
     def next_state(self, state: PrismataState, rng: np.random.Generator) -> PrismataState:
         """The state after this player's turn (the playout step)."""
@@ -111,6 +130,13 @@ class RandomPortfolioPlayer(TurnPlayer):
 
     def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
         return self.portfolio.random_turn(state, rng).actions
+
+    def plan_move(
+        self, state: PrismataState, rng: np.random.Generator
+    ) -> tuple[list[int], list[PrismataState] | None]:
+        """The random turn, built as a plan (see :meth:`TurnPlayer.plan_move`)."""
+        turn = self.portfolio.random_turn(state, rng, for_plan=True)
+        return turn.actions, turn.positions
 
 
 def playout(

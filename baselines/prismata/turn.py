@@ -35,20 +35,55 @@ class Turn:
         player: The player whose turn it is.
         actions: The actions so far, in order.
         rng: Random generator of the partial players that need one.
+        for_plan: The turn is built as an agent's plan (see ``__init__``).
+        positions: For a plan, the position before each action of :attr:`actions` (copies that
+            share unchanged lists with the turn's state), while they are known to replay:
+            ``None`` once a click was taken back, and for turns not built as plans.
+        closed: The turn was ended by an ``end_phase`` recorded but not played (plans only).
+
+    Args:
+        state: The position the turn starts from.
+        rng: Random generator of the partial players that need one.
+        for_plan: Build the turn for its actions only, as an agent's plan: record
+            :attr:`positions` (so the agent can tell, decision by decision, that the game
+            follows the plan, without replaying it), and record an ``end_phase`` that ends the
+            turn without playing it (playing it would start the opponent's turn on
+            :attr:`state`, the dearest action of a turn): :attr:`state` then stays before it.
     """
 
-    __slots__ = ("_snaps", "actions", "lay", "player", "rng", "start", "state")
+    __slots__ = (
+        "_snaps",
+        "actions",
+        "closed",
+        "for_plan",
+        "lay",
+        "player",
+        "positions",
+        "rng",
+        "start",
+        "state",
+    )
 
-    def __init__(self, state: PrismataState, rng: np.random.Generator | None = None) -> None:
+    def __init__(
+        self,
+        state: PrismataState,
+        rng: np.random.Generator | None = None,
+        *,
+        for_plan: bool = False,
+    ) -> None:
         # ``start`` is only read (undo replays clone it), so the caller's state is kept as it
         # is: callers must not modify it while the turn is in use.
         self.start = state
         self.state = state.clone()
         self.player = state.current_player
         self.actions: list[int] = []
-        self._snaps: list[list[int]] = []
+        # the player's resources after each action (tuples: shared by copies until an undo)
+        self._snaps: list[tuple[int, ...]] = []
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.lay = state.game.layout
+        self.for_plan = for_plan
+        self.positions: list[PrismataState] | None = [] if for_plan else None
+        self.closed = False
 
     def copy(self) -> Turn:
         """An independent copy (the start state is shared: it is never modified)."""
@@ -57,23 +92,28 @@ class Turn:
         t.state = self.state.clone()
         t.player = self.player
         t.actions = self.actions[:]
-        t._snaps = [snap[:] for snap in self._snaps]
+        t._snaps = self._snaps[:]
         t.rng = self.rng
         t.lay = self.lay
+        t.for_plan = self.for_plan
+        t.positions = None if self.positions is None else self.positions[:]
+        t.closed = self.closed
         return t
 
     # ------------------------------------------------------------------ doing
     def do(self, action: int) -> None:
         """Apply ``action`` (must be legal) and record it."""
+        if self.positions is not None:
+            self.positions.append(self.state.clone())
         self.state.apply(action)
         self.actions.append(action)
-        self._snaps.append(list(self.state.resources(self.player)))
+        self._snaps.append(self.state.resources(self.player))
 
     @property
     def acting(self) -> bool:
         """The turn's player is still to move (the turn has not ended)."""
         s = self.state
-        return s.winner is None and s.current_player == self.player
+        return s.winner is None and s.current_player == self.player and not self.closed
 
     @property
     def in_action(self) -> bool:
@@ -110,9 +150,20 @@ class Turn:
         return True
 
     def end_action(self) -> None:
-        """End the action phase (the turn, or go on to a breach)."""
+        """End the action phase (the turn, or go on to a breach).
+
+        In a plan (:attr:`for_plan`), an end that ends the turn (no wipeout follows) is
+        recorded but not played: :attr:`state` stays before it and the turn is :attr:`closed`.
+        """
         if self.in_action:
-            self.do(self.lay.end)
+            if self.for_plan and not self.state.end_wipes_out():
+                if self.positions is not None:
+                    self.positions.append(self.state.clone())
+                self.actions.append(self.lay.end)
+                self._snaps.append(self.state.resources(self.player))
+                self.closed = True
+            else:
+                self.do(self.lay.end)
 
     # ------------------------------------------------------------------ undoing
     def can_undo_use(self, slot: int) -> bool:
@@ -157,9 +208,10 @@ class Turn:
         if not commit:
             return True
         s.take_back_click(p, slot)
-        for snap in self._snaps[i:]:
-            for r in range(6):
-                snap[r] += delta[r]
+        self.positions = None  # the positions before this point no longer match the actions
+        snaps = self._snaps
+        for j in range(i, len(snaps)):
+            snaps[j] = tuple(x + d for x, d in zip(snaps[j], delta, strict=True))
         del self.actions[i]
         del self._snaps[i]
         return True
@@ -200,10 +252,11 @@ class Turn:
             if a not in replay.legal_action_list():
                 return False
             replay.apply(a)
-            snaps.append(list(replay.resources(p)))
+            snaps.append(replay.resources(p))
         if not commit:
             return True
         self.state = replay
         self.actions = kept
         self._snaps = snaps
+        self.positions = None
         return True

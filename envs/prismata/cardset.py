@@ -16,17 +16,26 @@ from stratagem.envs.prismata.cards import (
     card_by_name,
     needs_closure,
 )
-from stratagem.envs.prismata.data import C_SUPPLY
+from stratagem.envs.prismata.data import C_BUY_SAC, C_COST, C_SUPPLY
 
 
 class _CardSet:
-    """The cards of one game: buyable types and every type that can appear (shared)."""
+    """The cards of one game: buyable types and every type that can appear (shared).
 
-    __slots__ = ("buy_pos", "buyable", "in_game", "present", "types")
+    ``buy_rows`` holds, per buyable type in :attr:`types` order, what a purchase needs:
+    ``(card, supply position, non-zero (resource, amount) costs, sacrifices)``, so that listing
+    the affordable cards is one loop over plain tuples.
+    """
+
+    __slots__ = ("buy_pos", "buy_rows", "buyable", "in_game", "present", "types")
 
     def __init__(self, types: Sequence[int]) -> None:
         self.types = tuple(sorted(set(types)))
         self.buy_pos = {t: i for i, t in enumerate(self.types)}
+        self.buy_rows = tuple(
+            (t, i, tuple((r, c) for r, c in enumerate(C_COST[t]) if c), C_BUY_SAC[t])
+            for i, t in enumerate(self.types)
+        )
         self.present = needs_closure(self.types + BASE_SET)
         buyable = [False] * NUM_CARDS
         for t in self.types:

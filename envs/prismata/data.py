@@ -26,20 +26,37 @@ STATUS_NAMES = ("inert", "ready", "used")
 GOLD, ENERGY, BLUE, RED, GREEN, ATTACK = range(6)
 
 
+def _items(amounts: Any) -> tuple[tuple[int, int], ...]:
+    """The non-zero ``(resource, amount)`` pairs of a resource tuple (``()`` for none)."""
+    return () if amounts is None else tuple((r, c) for r, c in enumerate(amounts) if c)
+
+
 class _Script:
-    """A card script compiled into plain tuples for the hot loops."""
+    """A card script compiled into plain tuples for the hot loops.
+
+    Besides the script's fields, the hot loops read ``cost_items``, ``gain_items`` and
+    ``give_items`` (only the non-zero amounts: most scripts touch one resource), ``plain``
+    (the script only gains resources, as every start and click script of the base set does:
+    running it cannot touch a unit, so the rules take a shorter path) and ``touches_enemy``
+    (it creates enemy units or destroys some: the enemy's unit lists are written).
+    """
 
     __slots__ = (
         "cost",
+        "cost_items",
         "create",
         "delay",
         "destroy",
         "gain",
+        "gain_items",
         "give",
+        "give_items",
         "hp_cost",
+        "plain",
         "resonate",
         "sac",
         "selfsac",
+        "touches_enemy",
     )
 
     def __init__(self, script: Any) -> None:
@@ -62,6 +79,19 @@ class _Script:
             if script.resonate is None
             else (card_by_name(script.resonate[0]).index, script.resonate[1])
         )
+        self.cost_items = _items(self.cost)
+        self.gain_items = _items(self.gain)
+        self.give_items = _items(self.give)
+        self.plain = not (
+            self.cost
+            or self.sac
+            or self.give
+            or self.create
+            or self.destroy
+            or self.selfsac
+            or self.resonate
+        )
+        self.touches_enemy = bool(self.destroy) or any(c[4] for c in self.create)
 
 
 def _compile(script: Any) -> _Script | None:
@@ -78,6 +108,8 @@ C_BLOCK_USED = tuple(c.blocks_when_used for c in CARDS)
 C_FRONT = tuple(c.frontline for c in CARDS)
 C_FRAGILE = tuple(c.fragile for c in CARDS)
 C_CLICK = tuple(c.clickable for c in CARDS)
+#: The status an active unit takes at its owner's turn start: ready when clickable.
+C_FRESH_STATUS = tuple(READY if c.clickable else INERT for c in CARDS)
 C_HAS_ABILITY = tuple(c.has_ability for c in CARDS)
 C_HP_GAIN = tuple(c.hp_gain for c in CARDS)
 C_HP_CAP = tuple(c.max_health for c in CARDS)

@@ -18,7 +18,6 @@ from stratagem.envs.prismata.data import (
     BUILD,
     C_ABILITY,
     C_BUILD,
-    C_BUY_SAC,
     C_CHARGES,
     C_CLICK,
     C_COST,
@@ -78,10 +77,12 @@ class EconomyRules:
             return f"no free unit slot (max_units={self.game.max_units})"
         return f"{name} needs sacrifices the player cannot make"
 
-    def _saccable(self, p: int, card: int) -> int:
-        """Units of ``card`` that may be sacrificed: built, active, and clicked if clickable."""
+    def _can_sacrifice(self, p: int, card: int, n: int) -> bool:
+        """``p`` has ``n`` units of ``card`` that may be sacrificed (the scan stops at the n-th).
+
+        A unit may be sacrificed when built, active, and clicked if its card is clickable.
+        """
         u = self.u[p]
-        n = 0
         has_ability = C_HAS_ABILITY[card]
         for s in self.live[p]:
             b = s * K
@@ -91,8 +92,10 @@ class EconomyRules:
                 and u[b + DELAY] == 0
                 and (not has_ability or u[b + STATUS] == USED)
             ):
-                n += 1
-        return n
+                n -= 1
+                if n <= 0:
+                    return True
+        return n <= 0
 
     def _can_run(self, p: int, script: _Script) -> bool:
         """Cost, sacrifices and destroy targets of a click script are available."""
@@ -104,7 +107,7 @@ class EconomyRules:
                 if res[o + r] < cost[r]:
                     return False
         for sac_type, n in script.sac:
-            if self._saccable(p, sac_type) < n:
+            if not self._can_sacrifice(p, sac_type, n):
                 return False
         for card, n, not_blocking in script.destroy:
             e = 1 - p
@@ -152,10 +155,11 @@ class EconomyRules:
         if len(live) == n:
             slot = n
             u.extend((-1, 0, 0, 0, 0, 0, 0, 0))
-        else:
-            slot = 0
-            while u[slot * K] >= 0:
-                slot += 1
+        else:  # the lowest free slot: the first -1 at a type offset (searched in C)
+            i = u.index(-1)
+            while i % K:
+                i = u.index(-1, i + 1)
+            slot = i // K
         b = slot * K
         u[b] = card
         u[b + HP] = C_HP[card]
@@ -180,47 +184,47 @@ class EconomyRules:
         """
         res = self.res
         o = 6 * p
-        e = 1 - p
-        if script.cost is not None:
-            for r, c in enumerate(script.cost):
+        if not script.plain:
+            e = 1 - p
+            for r, c in script.cost_items:
                 res[o + r] -= c
-        for sac_type, n in script.sac:
-            self._sacrifice(p, sac_type, n)
-        if script.gain is not None:
-            for r, c in enumerate(script.gain):
+            for sac_type, n in script.sac:
+                self._sacrifice(p, sac_type, n)
+            for r, c in script.gain_items:
                 res[o + r] += c
-        if script.give is not None:
             oe = 6 * e
-            for r, c in enumerate(script.give):
+            for r, c in script.give_items:
                 res[oe + r] += c
-        if script.resonate is not None:
-            card, gain = script.resonate
-            n = self.count(p, card, active=True)
-            for r, c in enumerate(gain):
-                res[o + r] += c * n
-        for card, count, delay, lifespan, enemy in script.create:
-            owner = e if enemy else p
-            for _ in range(count):
-                if kind == 0:
-                    self._add_unit(owner, card, delay, 0, lifespan)
-                else:
-                    self._add_unit(owner, card, 0, delay, lifespan)
-        for card, count, not_blocking in script.destroy:
-            victims = self._destroy_candidates(e, card, not_blocking)
-            for victim in victims[:count]:
-                self._kill(e, victim)
-        u = self.u[p]
-        b = s * K
-        dead = False
+            if script.resonate is not None:
+                card, gain = script.resonate
+                n = self.count(p, card, active=True)
+                for r, c in enumerate(gain):
+                    res[o + r] += c * n
+            for card, count, delay, lifespan, enemy in script.create:
+                owner = e if enemy else p
+                for _ in range(count):
+                    if kind == 0:
+                        self._add_unit(owner, card, delay, 0, lifespan)
+                    else:
+                        self._add_unit(owner, card, 0, delay, lifespan)
+            for card, count, not_blocking in script.destroy:
+                victims = self._destroy_candidates(e, card, not_blocking)
+                for victim in victims[:count]:
+                    self._kill(e, victim)
+        else:  # gains only: nothing else to do before the click's own bookkeeping
+            for r, c in script.gain_items:
+                res[o + r] += c
         if kind == 1:
-            t = u[b]
-            if C_CHARGES[t] > 0:
+            u = self.u[p]
+            b = s * K
+            if C_CHARGES[u[b]] > 0:
                 u[b + CHARGES] -= 1
             u[b + HP] -= script.hp_cost
-            dead = u[b + HP] <= 0
             u[b + STATUS] = USED
             u[b + DELAY] = script.delay
-        if script.selfsac or dead:
+            if script.selfsac or u[b + HP] <= 0:
+                self._kill(p, s)
+        elif script.selfsac:
             self._kill(p, s)
 
     def _sacrifice(self, p: int, card: int, n: int) -> None:
@@ -270,11 +274,12 @@ class EconomyRules:
     def _buy(self, p: int, card: int) -> None:
         o = 6 * p
         res = self.res
-        for r, c in enumerate(C_COST[card]):
+        _, pos, cost, sacs = self._cs.buy_rows[self._cs.buy_pos[card]]
+        for r, c in cost:
             res[o + r] -= c
-        self.supply[p][self._cs.buy_pos[card]] -= 1
+        self.supply[p][pos] -= 1
         slot = self._add_unit(p, card, C_BUILD[card], 0, 0)
-        for sac_type, n in C_BUY_SAC[card]:
+        for sac_type, n in sacs:
             self._sacrifice(p, sac_type, n)
         script = C_ON_BUY[card]
         if script is not None:

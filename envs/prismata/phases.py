@@ -18,8 +18,8 @@ from stratagem.envs.prismata.data import (
     BLUE,
     BREACH,
     BUILD,
-    C_CLICK,
     C_FRAGILE,
+    C_FRESH_STATUS,
     C_FRONT,
     C_HP_CAP,
     C_HP_GAIN,
@@ -33,7 +33,6 @@ from stratagem.envs.prismata.data import (
     HP,
     INERT,
     LIFE,
-    READY,
     RED,
     STATUS,
     K,
@@ -155,11 +154,22 @@ class PhaseRules:
         if not self._breach_targets():
             self._end_turn()
 
-    def _end_action_phase(self) -> None:
+    def end_wipes_out(self) -> bool:
+        """Ending the action phase now would kill every enemy blocker and open a breach phase.
+
+        The mover's attack is at least the enemy's total defense. Otherwise ending the action
+        phase ends the turn: turn builders that only want the turn's actions ask this to
+        record that last action without playing it.
+        """
         p = self.current_player
         e = 1 - p
         attack = self.res[6 * p + ATTACK]
-        if attack > 0 and self.live[e] and attack >= self.total_defense(e):
+        return attack > 0 and bool(self.live[e]) and attack >= self.total_defense(e)
+
+    def _end_action_phase(self) -> None:
+        p = self.current_player
+        e = 1 - p
+        if self.end_wipes_out():
             # wipeout: every enemy blocker dies, then the breach phase
             ue = self.u[e]
             for s in list(self.live[e]):
@@ -202,27 +212,50 @@ class PhaseRules:
         self.phase = ACTION
         self.current_player = p
         u = self.u[p]
-        snapshot = list(self.live[p])
+        snapshot = self.live[p][:]
+        scripted = []  # units whose start script runs, in arrival order
+        plain = True  # every one of those scripts only gains resources
         for s in snapshot:
             b = s * K
-            t = u[b]
-            if u[b + BUILD] == 0 and u[b + DELAY] == 0 and u[b + LIFE] > 0:
-                u[b + LIFE] -= 1
-                if u[b + LIFE] == 0:
-                    self._kill(p, s)
+            # the record's first six fields (TYPE, HP, CHILL, BUILD, DELAY, LIFE) in one read
+            t, hp, _, build, delay, life = u[b : b + LIFE + 1]
+            if build == 0 and delay == 0:
+                if life > 0:
+                    u[b + LIFE] = life - 1
+                    if life == 1:
+                        self._kill(p, s)
+                        continue
+            else:
+                if build == 0:
+                    delay -= 1
+                    u[b + DELAY] = delay
+                if delay > 0:
+                    u[b + STATUS] = INERT
+                if build > 0:
+                    build -= 1
+                    u[b + BUILD] = build
+                if build or delay:
                     continue
-            if u[b + BUILD] == 0 and u[b + DELAY] > 0:
-                u[b + DELAY] -= 1
-            if u[b + DELAY] > 0:
-                u[b + STATUS] = INERT
-            if u[b + BUILD] > 0:
-                u[b + BUILD] -= 1
-            if u[b + BUILD] == 0 and u[b + DELAY] == 0:
-                gain = C_HP_GAIN[t]
-                if gain:
-                    u[b + HP] = min(u[b + HP] + gain, C_HP_CAP[t])
-                u[b + STATUS] = READY if C_CLICK[t] else INERT
-                u[b + CHILL] = 0
+            if C_HP_GAIN[t]:
+                u[b + HP] = min(hp + C_HP_GAIN[t], C_HP_CAP[t])
+            u[b + STATUS] = C_FRESH_STATUS[t]
+            u[b + CHILL] = 0
+            script = C_START[t]
+            if script is not None:
+                scripted.append(s)
+                if not script.plain:
+                    plain = False
+        if not scripted:
+            return
+        if plain:
+            # Gains commute with one another and touch no unit: add them in one pass.
+            for s in scripted:
+                b = s * K
+                script = C_START[u[b]]
+                for r, c in script.gain_items:
+                    res[o + r] += c
+                u[b + DELAY] = script.delay
+            return
         # Units that died above freed their slots; a unit created below may take one, and must
         # not run its script this turn, hence the second snapshot.
         for s in [s for s in snapshot if u[s * K] >= 0]:

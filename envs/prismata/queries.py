@@ -202,6 +202,26 @@ class StateQueries:
             tuple(supply[1]),
         )
 
+    def same_position(self, other: StateQueries) -> bool:
+        """``self.position_key() == other.position_key()``, without building the two keys.
+
+        Agents that check, at every decision, that the position is the one they planned for
+        ask this: comparing the lists in place costs a fraction of building two keys.
+        """
+        return (
+            self._cs is other._cs
+            and self.current_player == other.current_player
+            and self.phase == other.phase
+            and self.pending == other.pending
+            and self.turn == other.turn
+            and self.breach_frozen == other.breach_frozen
+            and self.winner == other.winner
+            and self.res == other.res
+            and self.u == other.u
+            and self.live == other.live
+            and self.supply == other.supply
+        )
+
     def take_back_click(self, player: int, slot: int) -> None:
         """Undo this turn's plain click of ``player``'s unit in ``slot``, in place.
 
@@ -215,6 +235,7 @@ class StateQueries:
         Raises:
             ValueError: If the unit was not clicked this turn or its click is not plain.
         """
+        self._own(player)  # type: ignore[attr-defined]  # copy-on-write: see PrismataState._own
         u = self.u[player]
         b = slot * K
         t = u[b] if b < len(u) else -1

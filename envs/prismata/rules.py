@@ -51,6 +51,7 @@ positions); this module holds
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -74,11 +75,11 @@ from stratagem.envs.prismata.data import (
     ATTACK,
     BREACH,
     BUILD,
-    C_BUY_SAC,
+    C_ABILITY,
     C_CLICK,
-    C_COST,
     C_FRAGILE,
     C_FRONT,
+    C_ON_BUY,
     C_SUPPLY,
     C_TARGET,
     CHARGES,
@@ -117,6 +118,37 @@ NUM_PLAYERS = 2
 
 #: Default number of random cards added to the base set (the paper's tournaments use 8).
 DEFAULT_CARDS = "random:8"
+
+
+class _Probe:
+    __slots__ = ("field",)
+
+
+def _alone_counts() -> tuple[int, int]:
+    """What ``_refs`` says of a list held once, read as a slot and as a list item.
+
+    Measured rather than assumed (2 on CPython 3.11: the holder and the call's argument), so
+    that an interpreter that counts its temporaries differently still copies every shared list;
+    where a second holder does not raise the count (an interpreter whose counts are not exact),
+    ``(-1, -1)``: every list then counts as shared and is copied before it is written.
+    """
+    probe = _Probe()
+    probe.field = []
+    outer: list[list[int]] = [[]]
+    alone = _refs(probe.field), _refs(outer[0])
+    held_twice = probe.field, outer[0]  # a second holder of each list, as a clone would be
+    shared = _refs(probe.field), _refs(outer[0])
+    del held_twice
+    if shared[0] <= alone[0] or shared[1] <= alone[1]:
+        return -1, -1  # the counts do not tell a second holder apart: always copy
+    return alone
+
+
+#: CPython's reference count of an object (see :meth:`PrismataState._own`); where an
+#: implementation has none, every list counts as shared and is copied before it is written.
+_refs = getattr(sys, "getrefcount", lambda _obj: 1 << 30)
+#: The counts of an unshared list read as an attribute and as an item of an outer list.
+_ALONE_ATTR, _ALONE_ITEM = _alone_counts() if hasattr(sys, "getrefcount") else (0, 0)
 
 _DRONE = card_by_name("Drone").index
 _ENGINEER = card_by_name("Engineer").index
@@ -364,15 +396,21 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
 
     # ------------------------------------------------------------------ contract
     def clone(self) -> PrismataState:
-        """Copy the handful of small lists; the card set is shared."""
+        """A copy that shares the per-player lists until one side writes them.
+
+        Both states hold the same unit, live, resource and supply lists; :meth:`apply` (and
+        :meth:`take_back_click`) copies a list before writing it when another state still holds
+        it (:meth:`_own`), so an unchanged list is never copied. Most clones are read and
+        dropped (the agents' views), and a turn's clone writes one player's lists only.
+        """
         c = PrismataState.__new__(PrismataState)
         c.game = self.game
         c._cs = self._cs
         u, live, supply = self.u, self.live, self.supply
-        c.u = [u[0][:], u[1][:]]
-        c.live = [live[0][:], live[1][:]]
-        c.res = self.res[:]
-        c.supply = [supply[0][:], supply[1][:]]
+        c.u = [u[0], u[1]]
+        c.live = [live[0], live[1]]
+        c.res = self.res
+        c.supply = [supply[0], supply[1]]
         c.phase = self.phase
         c.current_player = self.current_player
         c.turn = self.turn
@@ -380,6 +418,31 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
         c.breach_frozen = self.breach_frozen
         c.winner = self.winner
         return c
+
+    # Copy-on-write. A list is this state's alone when ``_refs`` counts no more references to
+    # it than it does for a list held once (``_ALONE_ATTR``, ``_ALONE_ITEM``): a clone, a view or
+    # a saved ``_to_dict`` holding it adds one, and makes the writer copy it first. A count can
+    # only be too high (a list is then copied that need not be), never too low, so a shared
+    # list is never written. The rules' helpers keep local references to these lists, so
+    # ownership is taken once, when an action starts, never inside a helper.
+    def _own(self, p: int) -> None:
+        """Make the resources and ``p``'s unit and live lists this state's alone.
+
+        Every action that writes a player's units also writes resources, hence one call.
+        """
+        if _refs(self.res) > _ALONE_ATTR:
+            self.res = self.res[:]
+        u = self.u
+        if _refs(u[p]) > _ALONE_ITEM:
+            u[p] = u[p][:]
+        live = self.live
+        if _refs(live[p]) > _ALONE_ITEM:
+            live[p] = live[p][:]
+
+    def _own_all(self) -> None:
+        """Make every list a turn's end may write this state's alone (not the supply)."""
+        self._own(0)
+        self._own(1)
 
     def legal_action_list(self) -> list[int]:
         """Legal actions as a Python list (ascending); the fast path for planners."""
@@ -402,10 +465,11 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
             out = [t0 + s for s in self._targets_for(self.pending)]
             out.sort()
             return out
-        out = [t for t in self._cs.types if self.can_buy(t)]
+        out = self._affordable(p)
         use0 = lay.use0
+        u = self.u[p]
         for s in sorted(self.live[p]):
-            if self._can_use(p, s):
+            if u[s * K + STATUS] == READY and self._can_use(p, s):
                 out.append(use0 + s)
         attack = self.res[6 * p + ATTACK]
         if attack > 0:
@@ -436,11 +500,19 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
                 raise self.illegal(action, self._phase_reason("buy"))
             if not self.can_buy(action):
                 raise self.illegal(action, self._buy_reason(action))
+            self._own(p)
+            supply = self.supply
+            if _refs(supply[p]) > _ALONE_ITEM:
+                supply[p] = supply[p][:]
+            script = C_ON_BUY[action]
+            if script is not None and script.touches_enemy:
+                self._own(1 - p)
             self._buy(p, action)
             return
         if action == lay.end:
             if phase != ACTION or self.pending >= 0:
                 raise self.illegal(action, self._phase_reason("end the action phase"))
+            self._own_all()
             self._end_action_phase()
             return
         kind, slot = divmod(action - NUM_CARDS, lay.max_units)
@@ -449,17 +521,22 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
                 raise self.illegal(action, self._phase_reason("click a unit"))
             if slot >= len(self.u[p]) // K or not self._can_use(p, slot):
                 raise self.illegal(action, f"own unit #{slot} cannot be clicked now")
-            if C_TARGET[self.u[p][slot * K]] is not None:
+            t = self.u[p][slot * K]
+            if C_TARGET[t] is not None:
                 self.pending = slot
-            else:
-                self._use_ability(p, slot)
+                return
+            self._own(p)
+            script = C_ABILITY[t]
+            if script is not None and script.touches_enemy:
+                self._own(1 - p)
+            self._use_ability(p, slot)
             return
         if kind == 1:  # block
             if phase != DEFENSE:
                 raise self.illegal(action, self._phase_reason("block"))
-            u = self.u[p]
-            if slot >= len(u) // K or not _can_block(u, slot * K):
+            if slot >= len(self.u[p]) // K or not _can_block(self.u[p], slot * K):
                 raise self.illegal(action, f"own unit #{slot} cannot block")
+            self._own_all()
             self._block(p, slot)
             if self.res[6 * (1 - p) + ATTACK] == 0:
                 self._begin_turn(p)
@@ -469,6 +546,7 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
                 raise self.illegal(action, "no targeted click is waiting for a target")
             if slot not in self._targets_for(self.pending):
                 raise self.illegal(action, f"enemy unit #{slot} is not a legal target")
+            self._own_all()
             self._fire_target(p, self.pending, slot)
             return
         if kind == 3:  # frontline
@@ -476,6 +554,7 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
                 raise self.illegal(action, self._phase_reason("attack a frontline unit"))
             if not self._can_frontline(p, slot):
                 raise self.illegal(action, f"enemy unit #{slot} cannot be attacked directly")
+            self._own(1 - p)
             self._block(1 - p, slot)
             return
         # breach
@@ -483,6 +562,7 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
             raise self.illegal(action, self._phase_reason("breach"))
         if slot not in self._breach_targets():
             raise self.illegal(action, f"enemy unit #{slot} cannot be breached now")
+        self._own_all()
         self._breach(p, slot)
 
     def observation(self, player: int) -> np.ndarray:
@@ -588,7 +668,11 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
     def total_defense(self, player: int) -> int:
         """Sum of the health of ``player``'s units that can block now."""
         u = self.u[player]
-        return sum(u[s * K + HP] for s in self.live[player] if _can_block(u, s * K))
+        total = 0
+        for s in self.live[player]:
+            if _can_block(u, s * K):
+                total += u[s * K + HP]
+        return total
 
     def can_use(self, player: int, slot: int) -> bool:
         """``player`` could click the unit now (ignores whose turn and which phase it is)."""
@@ -599,26 +683,49 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
 
     def can_buy(self, card: int) -> bool:
         """The player to move could buy one ``card`` now (resources, supply, sacrifices)."""
-        p = self.current_player
         pos = self._cs.buy_pos.get(card)
-        if pos is None or self.supply[p][pos] <= 0:
+        if pos is None:
+            return False
+        return self._buyable(self.current_player, self._cs.buy_rows[pos])
+
+    def buyable_cards(self) -> list[int]:
+        """The cards the player to move could buy now, ascending: :meth:`can_buy` of each."""
+        return self._affordable(self.current_player)
+
+    def _buyable(self, p: int, row: tuple[int, int, Any, Any]) -> bool:
+        """``p`` could buy the card of ``row`` (a :class:`_CardSet` ``buy_rows`` entry) now."""
+        _, pos, cost, sacs = row
+        if self.supply[p][pos] <= 0:
             return False
         res = self.res
         o = 6 * p
-        cost = C_COST[card]
-        if (
-            res[o] < cost[0]
-            or res[o + 1] < cost[1]
-            or res[o + 2] < cost[2]
-            or res[o + 3] < cost[3]
-            or res[o + 4] < cost[4]
-            or res[o + 5] < cost[5]
-        ):
-            return False
-        for sac_type, n in C_BUY_SAC[card]:
-            if self._saccable(p, sac_type) < n:
+        for r, c in cost:
+            if res[o + r] < c:
+                return False
+        for sac_type, n in sacs:
+            if not self._can_sacrifice(p, sac_type, n):
                 return False
         return len(self.live[p]) < self.game.max_units
+
+    def _affordable(self, p: int) -> list[int]:
+        """The cards ``p`` could buy now, in :attr:`cards` order (one pass for the list)."""
+        if len(self.live[p]) >= self.game.max_units:
+            return []
+        res = self.res
+        o = 6 * p
+        supply = self.supply[p]
+        out = []
+        for t, pos, cost, sacs in self._cs.buy_rows:
+            if supply[pos] <= 0:
+                continue
+            for r, c in cost:
+                if res[o + r] < c:
+                    break
+            else:
+                if sacs and not all(self._can_sacrifice(p, st, n) for st, n in sacs):
+                    continue
+                out.append(t)
+        return out
 
     def targets(self) -> list[int]:
         """Enemy slots the pending targeted click may name (empty when none is pending)."""

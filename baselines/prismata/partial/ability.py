@@ -45,8 +45,10 @@ class EconomyDefault(PartialPlayer):
             return
         s = turn.state
         p = turn.player
-        for x in list(s.live_slots(p)):
-            if ECON[s.unit_card(p, x)] and s.can_use(p, x):
+        # Econ clicks only gain (every econ card's click script is plain: a test checks it), so
+        # no unit appears or changes card while they run and the econ slots can be listed first.
+        for x in s.live_slots_where(p, ECON):
+            if s.can_use(p, x):
                 turn.do(turn.lay.use0 + x)
 
 

@@ -96,7 +96,7 @@ class BuyGreedy(PartialPlayer):
         s = turn.state
         p = turn.player
         e = 1 - p
-        if not any(s.can_buy(t) for t in s.cards):
+        if not s.buyable_cards():
             return
         predicted = predict_enemy_next_turn(s)
         enemy_attack = predicted.attack(e)
@@ -473,11 +473,10 @@ class BuyRandom(PartialPlayer):
     def play(self, turn: Turn) -> None:
         """Buy random affordable cards until none is affordable."""
         while turn.in_action and len(turn.actions) < 512:
-            s = turn.state
-            options = [t for t in s.cards if s.can_buy(t)]
+            options = turn.state.buyable_cards()
             if not options:
                 return
-            turn.buy(options[int(turn.rng.integers(len(options)))])
+            turn.do(options[int(turn.rng.integers(len(options)))])  # legal: it was listed
 
 
 class BuyNothing(PartialPlayer):
