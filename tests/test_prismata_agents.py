@@ -75,7 +75,7 @@ def test_config_errors_name_the_problem(tmp_path: Path):
     bad.write_text("not toml [")
     with pytest.raises(ValueError, match="not valid TOML"):
         load_config(bad)
-    with pytest.raises(ValueError, match="cannot read"):
+    with pytest.raises(ValueError, match="Prismata AI config .* does not exist"):
         load_config(tmp_path / "missing.toml")
     with pytest.raises(ValueError, match="unknown Prismata card"):
         BotConfig(

@@ -74,6 +74,7 @@ from stratagem.baselines.prismata.search import (
     UCTPlayer,
 )
 from stratagem.baselines.search.config import SearchConfig, check_int, check_number
+from stratagem.envs.cli_options import load_toml
 from stratagem.envs.prismata.cards import CardSetError
 
 if sys.version_info >= (3, 11):
@@ -448,10 +449,4 @@ def load_config(path: str | Path | None = None) -> BotConfig:
     if path is None:
         return default_config()
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read Prismata AI config {path}: {exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"Prismata AI config {path} is not valid TOML: {exc}") from exc
-    return BotConfig(data, str(path))
+    return BotConfig(load_toml(path, "Prismata AI config"), str(path))

@@ -12,6 +12,8 @@ unit that dies is its will score; a fragile unit loses in proportion to the heal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from stratagem.envs.prismata.cards import CARDS, NUM_CARDS, card_by_name
 from stratagem.envs.prismata.data import (
     C_ABILITY,
@@ -79,15 +81,25 @@ INFLATED_TOTAL[_FORCEFIELD] = BUY_TOTAL_COST[_FORCEFIELD]
 INFLATED_MANA = tuple(INFLATED_MANA)
 INFLATED_TOTAL = tuple(INFLATED_TOTAL)
 
-#: Inflated price of what a purchase gives the opponent (Redeemer's Gauss Charges, ...).
-INFLATED_GIVEN_TO_ENEMY = tuple(
-    sum(
-        INFLATED_MANA[card_by_name(m.card).index] * m.count
-        for m in (CARDS[i].on_buy.create if CARDS[i].on_buy else ())
-        if m.enemy
+
+def _given_to_enemy(per_card: Sequence[float]) -> tuple[float, ...]:
+    """Per card, the sum of ``per_card`` over the units its purchase creates for the opponent.
+
+    The price and the attack of a purchase's gifts are both read this way, so that what counts
+    as a gift (the enemy's units of the purchase script, with their counts) is decided once.
+    """
+    return tuple(
+        sum(
+            per_card[card_by_name(m.card).index] * m.count
+            for m in (CARDS[i].on_buy.create if CARDS[i].on_buy else ())
+            if m.enemy
+        )
+        for i in range(NUM_CARDS)
     )
-    for i in range(NUM_CARDS)
-)
+
+
+#: Inflated price of what a purchase gives the opponent (Redeemer's Gauss Charges, ...).
+INFLATED_GIVEN_TO_ENEMY = _given_to_enemy(INFLATED_MANA)
 
 
 def _script_attack(script: object) -> int:
@@ -99,14 +111,7 @@ ABILITY_ATTACK = tuple(_script_attack(C_ABILITY[i]) for i in range(NUM_CARDS))
 START_ATTACK = tuple(_script_attack(C_START[i]) for i in range(NUM_CARDS))
 ATTACK_OF = tuple(a + b for a, b in zip(ABILITY_ATTACK, START_ATTACK, strict=True))
 #: Attack a purchase hands the opponent (the attack of units created for it).
-ATTACK_GIVEN_TO_ENEMY = tuple(
-    sum(
-        ATTACK_OF[card_by_name(m.card).index] * m.count
-        for m in (CARDS[i].on_buy.create if CARDS[i].on_buy else ())
-        if m.enemy
-    )
-    for i in range(NUM_CARDS)
-)
+ATTACK_GIVEN_TO_ENEMY = _given_to_enemy(ATTACK_OF)
 
 # resonance: RESONATE_FROM[i] = the type card i resonates with; RESONATE_TO[i] = cards that
 # resonate with card i.

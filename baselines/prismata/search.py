@@ -38,6 +38,7 @@ import numpy as np
 
 from stratagem.baselines.prismata import heuristics as H
 from stratagem.baselines.prismata.portfolio import PartialSequence, Portfolio
+from stratagem.baselines.prismata.turn import Turn
 from stratagem.baselines.search.config import SearchConfig, check_choice, check_int, configure
 from stratagem.baselines.search.turn_uct import run_turn_uct
 from stratagem.envs.prismata.rules import PrismataState
@@ -98,45 +99,53 @@ class TurnPlayer:
         return self.get_move(state, rng), None
 
 
-class SequencePlayer(TurnPlayer):
+class _ScriptedPlayer(TurnPlayer):
+    """A player whose move is one turn built by partial players, without search.
+
+    Its moves and plans are that turn's actions and positions, so the scripted players differ
+    only in how they build the turn (:meth:`_turn`).
+    """
+
+    def _turn(self, state: PrismataState, rng: np.random.Generator, for_plan: bool) -> Turn:
+        """The turn this player builds from ``state`` (``for_plan``: see :class:`Turn`)."""
+        raise NotImplementedError
+
+    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
+        """The actions of the turn the partial players build."""
+        return self._turn(state, rng, False).actions
+
+    def plan_move(
+        self, state: PrismataState, rng: np.random.Generator
+    ) -> tuple[list[int], list[PrismataState] | None]:
+        """The turn, built as a plan (see :meth:`TurnPlayer.plan_move`)."""
+        turn = self._turn(state, rng, True)
+        return turn.actions, turn.positions
+
+
+class SequencePlayer(_ScriptedPlayer):
     """A fixed partial player per phase (Playout, Docile, Random bots)."""
 
     def __init__(self, sequence: PartialSequence, name: str = "") -> None:
         self.sequence = sequence
         self.name = name or sequence.name
 
-    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
-        """The sequence's turn."""
-        return self.sequence.play_turn(state, rng).actions
-
-    def plan_move(
-        self, state: PrismataState, rng: np.random.Generator
-    ) -> tuple[list[int], list[PrismataState] | None]:
-        """The sequence's turn, built as a plan (see :meth:`TurnPlayer.plan_move`)."""
-        turn = self.sequence.play_turn(state, rng, for_plan=True)
-        return turn.actions, turn.positions
+    def _turn(self, state: PrismataState, rng: np.random.Generator, for_plan: bool) -> Turn:
+        return self.sequence.play_turn(state, rng, for_plan=for_plan)
 
     def next_state(self, state: PrismataState, rng: np.random.Generator) -> PrismataState:
         """The state after this player's turn (the playout step)."""
         return self.sequence.play_turn(state, rng).state
 
 
-class RandomPortfolioPlayer(TurnPlayer):
+class RandomPortfolioPlayer(_ScriptedPlayer):
     """One uniformly random partial player per phase from a portfolio (Medium, Easy bots)."""
 
     def __init__(self, portfolio: Portfolio, name: str = "") -> None:
         self.portfolio = portfolio
         self.name = name or f"random({portfolio.name})"
 
-    def get_move(self, state: PrismataState, rng: np.random.Generator) -> list[int]:
-        return self.portfolio.random_turn(state, rng).actions
-
-    def plan_move(
-        self, state: PrismataState, rng: np.random.Generator
-    ) -> tuple[list[int], list[PrismataState] | None]:
-        """The random turn, built as a plan (see :meth:`TurnPlayer.plan_move`)."""
-        turn = self.portfolio.random_turn(state, rng, for_plan=True)
-        return turn.actions, turn.positions
+    def _turn(self, state: PrismataState, rng: np.random.Generator, for_plan: bool) -> Turn:
+        return self.portfolio.random_turn(state, rng, for_plan=for_plan)
 
 
 def playout(

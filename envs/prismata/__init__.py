@@ -33,14 +33,9 @@ def register_game() -> None:
     """Add Prismata to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def prismata(
-        *, cards: str = "random:8", max_rounds: int = 100, max_units: int = 100
-    ) -> PrismataGame:
-        return PrismataGame(cards=cards, max_rounds=max_rounds, max_units=max_units)
-
     register(
         "prismata",
-        prismata,
+        PrismataGame,
         description="Prismata (HPS paper): 2 players, base set + 8 random cards; 100-round draw",
         env_id="stratagem/Prismata-v0",
         test_configs=(

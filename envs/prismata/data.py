@@ -8,9 +8,13 @@ Python), its scripts into :class:`_Script` objects of plain tuples for the hot l
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from stratagem.envs.prismata.cards import CARDS, card_by_name
+
+if TYPE_CHECKING:
+    from stratagem.envs.prismata.cardset import _CardSet
+    from stratagem.envs.prismata.rules import PrismataGame
 
 # Phases in which a decision is taken (the reference's Swoosh and Confirm are automatic).
 ACTION, DEFENSE, BREACH = 0, 1, 2
@@ -177,3 +181,28 @@ def _can_block(u: list[int], b: int) -> bool:
     if t < 0 or u[b + BUILD] or u[b + DELAY] or u[b + CHILL] >= u[b + HP]:
         return False
     return C_BLOCK_USED[t] if u[b + STATUS] == USED else C_BLOCK[t]
+
+
+class StateFields:
+    """The fields of ``PrismataState`` that its rules mixins read and write, declared once.
+
+    :class:`~stratagem.envs.prismata.economy.EconomyRules`,
+    :class:`~stratagem.envs.prismata.phases.PhaseRules` and
+    :class:`~stratagem.envs.prismata.queries.StateQueries` each work on the same packed storage;
+    they derive from this class so that type checkers know its fields without each mixin
+    listing them again. It adds no slot and no behaviour: ``PrismataState`` holds the fields.
+    """
+
+    __slots__ = ()
+    game: PrismataGame
+    _cs: _CardSet
+    u: list[list[int]]
+    live: list[list[int]]
+    res: list[int]
+    supply: list[list[int]]
+    current_player: int
+    phase: int
+    turn: int
+    pending: int
+    breach_frozen: bool
+    winner: int | None

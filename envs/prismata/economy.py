@@ -11,8 +11,6 @@ the hot loops keep their plain attribute lookups. The phase flow is in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from stratagem.envs.prismata.cards import CARDS, format_resources
 from stratagem.envs.prismata.data import (
     BUILD,
@@ -37,27 +35,18 @@ from stratagem.envs.prismata.data import (
     STATUS,
     USED,
     K,
+    StateFields,
     _can_block,
     _Script,
 )
 
-if TYPE_CHECKING:
-    from stratagem.envs.prismata.rules import PrismataGame
-
 __all__ = ["EconomyRules"]
 
 
-class EconomyRules:
+class EconomyRules(StateFields):
     """What clicks and purchases may do and what they do (a mixin of ``PrismataState``)."""
 
     __slots__ = ()
-    game: PrismataGame
-    u: list[list[int]]
-    live: list[list[int]]
-    res: list[int]
-    supply: list[list[int]]
-    current_player: int
-    pending: int
 
     def _buy_reason(self, card: int) -> str:
         name = CARDS[card].name

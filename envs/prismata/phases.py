@@ -10,8 +10,6 @@ machinery, are listed in the docstring of :mod:`~stratagem.envs.prismata.rules`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from stratagem.envs.prismata.data import (
     ACTION,
     ATTACK,
@@ -36,29 +34,17 @@ from stratagem.envs.prismata.data import (
     RED,
     STATUS,
     K,
+    StateFields,
     _can_block,
 )
-
-if TYPE_CHECKING:
-    from stratagem.envs.prismata.rules import PrismataGame
 
 __all__ = ["PhaseRules"]
 
 
-class PhaseRules:
+class PhaseRules(StateFields):
     """Targets, blocks, breaches and the turn's phase changes (a mixin of ``PrismataState``)."""
 
     __slots__ = ()
-    game: PrismataGame
-    u: list[list[int]]
-    live: list[list[int]]
-    res: list[int]
-    current_player: int
-    phase: int
-    turn: int
-    pending: int
-    breach_frozen: bool
-    winner: int | None
 
     def _targets_for(self, s: int, p: int | None = None) -> list[int]:
         """Enemy slots that unit ``s`` of ``p`` (default: the mover) may snipe or chill."""

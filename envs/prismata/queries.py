@@ -16,7 +16,6 @@ snapshot for everything else.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from stratagem.envs.prismata.data import (
     BUILD,
@@ -32,31 +31,16 @@ from stratagem.envs.prismata.data import (
     STATUS,
     USED,
     K,
+    StateFields,
 )
-
-if TYPE_CHECKING:
-    from stratagem.envs.prismata.cardset import _CardSet
-    from stratagem.envs.prismata.rules import PrismataGame
 
 __all__ = ["StateQueries"]
 
 
-class StateQueries:
+class StateQueries(StateFields):
     """Public per-unit and per-player queries of a position (a mixin of ``PrismataState``)."""
 
     __slots__ = ()
-    game: PrismataGame
-    _cs: _CardSet
-    u: list[list[int]]
-    live: list[list[int]]
-    res: list[int]
-    supply: list[list[int]]
-    current_player: int
-    phase: int
-    turn: int
-    pending: int
-    breach_frozen: bool
-    winner: int | None
 
     # ------------------------------------------------------------------ units
     def live_slots(self, player: int) -> list[int]:

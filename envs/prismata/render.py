@@ -38,22 +38,36 @@ def _unit_text(u: UnitView) -> str:
     return f"#{u.slot} {u.name} {u.hp}hp{extra}"
 
 
-def render_text(state: PrismataState) -> str:
-    """Turn and phase, then per player its resources, its units and the supply left."""
+def _status(state: PrismataState, colours: bool) -> str:
+    """The status line of both renderings: whose turn and which phase, or how the game ended.
+
+    Written once so that the text and the picture always tell the same thing; ``colours`` adds
+    the player's colour in the picture (``player 0 (red)``), where the sides are told apart by it.
+    """
     from stratagem.envs.prismata.rules import PHASE_NAMES
+
+    def player(p: int) -> str:
+        return f"player {p} ({_PLAYER_NAMES[p]})" if colours else f"player {p}"
 
     if state.winner is None:
         status = (
-            f"turn {state.turn + 1}/{state.game.turn_limit}: player {state.current_player}, "
+            f"turn {state.turn + 1}/{state.game.turn_limit}: {player(state.current_player)}, "
             f"{PHASE_NAMES[state.phase]} phase"
         )
         if state.pending >= 0:
             status += f", unit #{state.pending} waits for a target"
-    elif state.winner < 0:
-        status = f"after {state.turn} turns: draw (turn limit)"
-    else:
-        status = f"after {state.turn} turns: player {state.winner} wins"
-    lines = [status, "cards: " + ", ".join(CARDS[t].name for t in state.cards)]
+        return status
+    if state.winner < 0:
+        return f"after {state.turn} turns: draw (turn limit)"
+    return f"after {state.turn} turns: {player(state.winner)} wins"
+
+
+def render_text(state: PrismataState) -> str:
+    """Turn and phase, then per player its resources, its units and the supply left."""
+    lines = [
+        _status(state, colours=False),
+        "cards: " + ", ".join(CARDS[t].name for t in state.cards),
+    ]
     for p in (0, 1):
         lines.append(
             f"player {p}: {format_resources(state.resources(p))}; defense {state.total_defense(p)}"
@@ -153,7 +167,6 @@ def render_rgb(state: PrismataState) -> np.ndarray:
     buy it now.
     """
     from stratagem.envs import picture as pic
-    from stratagem.envs.prismata.rules import PHASE_NAMES
 
     buy = list(state.cards)
     buy_rows = -(-len(buy) // 5)
@@ -175,20 +188,7 @@ def render_rgb(state: PrismataState) -> np.ndarray:
     probe = pic.Canvas(_WIDTH, 1)
     height = probe.legend(legend_top, legend, dry_run=True) + 4
     c = pic.Canvas(_WIDTH, height)
-    if state.winner is None:
-        status = (
-            f"turn {state.turn + 1}/{state.game.turn_limit}: player {state.current_player} "
-            f"({_PLAYER_NAMES[state.current_player]}), {PHASE_NAMES[state.phase]} phase"
-        )
-        if state.pending >= 0:
-            status += f", unit #{state.pending} waits for a target"
-    elif state.winner < 0:
-        status = f"after {state.turn} turns: draw (turn limit)"
-    else:
-        status = (
-            f"after {state.turn} turns: player {state.winner} ({_PLAYER_NAMES[state.winner]}) wins"
-        )
-    c.header("Prismata", status)
+    c.header("Prismata", _status(state, colours=True))
     y = top
     for p, groups, h in ((1, groups1, h1), (0, groups0, h0)):
         _draw_side(c, state, p, groups, y, h)

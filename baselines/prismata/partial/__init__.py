@@ -61,6 +61,7 @@ from stratagem.baselines.prismata.partial.common import (
     BuyLimits,
     CardFilter,
     Combination,
+    FilteredPlayer,
     PartialPlayer,
 )
 from stratagem.baselines.prismata.partial.defense import (
@@ -127,6 +128,7 @@ __all__ = [
     "DefenseSolver",
     "DontAttack",
     "EconomyDefault",
+    "FilteredPlayer",
     "FrontlineGreedy",
     "PartialPlayer",
     "SnipeGreedy",

@@ -18,8 +18,7 @@ from stratagem.baselines.prismata.partial.common import (
     CLICK_ATTACKS,
     ECON,
     IS_CHILLER,
-    NO_FILTER,
-    CardFilter,
+    FilteredPlayer,
     PartialPlayer,
     _gain,
     _is_sniper,
@@ -52,16 +51,33 @@ class EconomyDefault(PartialPlayer):
                 turn.do(turn.lay.use0 + x)
 
 
-class AttackDefault(PartialPlayer):
+def _click_until_idle(
+    turn: Turn, slots: list[int], may_click: Callable[[PrismataState, int, int], bool]
+) -> None:
+    """Click ``slots`` in order, round after round, until a round clicks none.
+
+    One click can make another possible (the gold a converter needs, a unit made ready), hence
+    the rounds. ``may_click(state, slot, card)`` vets the unit now in ``slot`` (of ``card``): a
+    slot freed by a unit that died this turn may hold another card by then, or none (skipped).
+    """
+    p = turn.player
+    while True:
+        clicked = False
+        for x in slots:
+            s = turn.state
+            t = s.unit_card(p, x)
+            if t >= 0 and may_click(s, x, t) and turn.use(x):
+                clicked = True
+        if not clicked:
+            return
+
+
+class AttackDefault(FilteredPlayer):
     """Click every unit whose click makes attack.
 
     Except units that would die of the click's health cost, and filtered cards (Drake and
     Grenade Mech in the bots).
     """
-
-    def __init__(self, name: str = "", filter: CardFilter | None = None, **kw: object) -> None:
-        super().__init__(name, **kw)  # type: ignore[arg-type]
-        self.filter = filter or NO_FILTER
 
     def play(self, turn: Turn) -> None:
         """Click the attackers in activation order until no click is left."""
@@ -71,20 +87,15 @@ class AttackDefault(PartialPlayer):
         p = turn.player
         attackers = s.live_slots_where(p, CLICK_ATTACKS)
         attackers.sort(key=lambda x: H.activate_order_key(s, p, x))
-        while True:
-            clicked = False
-            for x in attackers:
-                s = turn.state
-                t = s.unit_card(p, x)
-                if t < 0 or t in self.filter:
-                    continue
-                script = C_ABILITY[t]
-                if script is not None and script.hp_cost > 0 and s.unit_hp(p, x) == script.hp_cost:
-                    continue
-                if turn.use(x):
-                    clicked = True
-            if not clicked:
-                break
+        skipped = self.filter
+
+        def may_click(s: PrismataState, x: int, t: int) -> bool:
+            if t in skipped:
+                return False
+            script = C_ABILITY[t]
+            return script is None or script.hp_cost <= 0 or s.unit_hp(p, x) != script.hp_cost
+
+        _click_until_idle(turn, attackers, may_click)
 
 
 def _is_utility(t: int) -> bool:
@@ -101,16 +112,12 @@ def _is_utility(t: int) -> bool:
 IS_UTILITY = tuple(_is_utility(i) for i in range(NUM_CARDS))
 
 
-class ActivateUtility(PartialPlayer):
+class ActivateUtility(FilteredPlayer):
     """Click units whose click is neither attack nor gold nor targeted (creators, converters).
 
     A health-paying click that would bring the unit to 3 health or less is skipped when the enemy
     has an Apollo.
     """
-
-    def __init__(self, name: str = "", filter: CardFilter | None = None, **kw: object) -> None:
-        super().__init__(name, **kw)  # type: ignore[arg-type]
-        self.filter = filter or NO_FILTER
 
     def play(self, turn: Turn) -> None:
         """Click the utility units in activation order until no click is left."""
@@ -121,21 +128,16 @@ class ActivateUtility(PartialPlayer):
         utility = s.live_slots_where(p, IS_UTILITY)
         utility.sort(key=lambda x: H.activate_order_key(s, p, x))
         floor = 3 if s.count(1 - p, _APOLLO) > 0 else 0
-        while True:
-            clicked = False
-            for x in utility:
-                t = turn.state.unit_card(p, x)
-                # a slot freed by a unit that died this turn may hold another card now
-                if t < 0 or not _is_utility(t) or t in self.filter:
-                    continue
-                cost = C_ABILITY[t].hp_cost
-                hp = turn.state.unit_hp(p, x)
-                if cost > 0 and hp > floor and hp - cost <= floor:
-                    continue
-                if turn.use(x):
-                    clicked = True
-            if not clicked:
-                break
+        skipped = self.filter
+
+        def may_click(s: PrismataState, x: int, t: int) -> bool:
+            if not IS_UTILITY[t] or t in skipped:
+                return False
+            cost = C_ABILITY[t].hp_cost
+            hp = s.unit_hp(p, x)
+            return not (cost > 0 and hp > floor and hp - cost <= floor)
+
+        _click_until_idle(turn, utility, may_click)
 
 
 class FrontlineGreedy(PartialPlayer):

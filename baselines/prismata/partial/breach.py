@@ -7,7 +7,13 @@ players only choose targets.
 from __future__ import annotations
 
 from stratagem.baselines.prismata import heuristics as H
-from stratagem.baselines.prismata.partial.common import BREACH_PHASE, PartialPlayer, _active
+from stratagem.baselines.prismata.partial.common import (
+    BREACH_PHASE,
+    PartialPlayer,
+    _active,
+    play_first_legal,
+    play_random_legal,
+)
 from stratagem.baselines.prismata.turn import Turn
 from stratagem.envs.prismata.data import BREACH, C_TECH
 
@@ -58,8 +64,7 @@ class BreachDefault(PartialPlayer):
 
     def play(self, turn: Turn) -> None:
         """Breach the first legal target until the breach ends."""
-        while _active(turn, BREACH):
-            turn.do(turn.state.legal_action_list()[0])
+        play_first_legal(turn, BREACH)
 
 
 class BreachRandom(PartialPlayer):
@@ -69,6 +74,4 @@ class BreachRandom(PartialPlayer):
 
     def play(self, turn: Turn) -> None:
         """Breach random legal targets until the breach ends."""
-        while _active(turn, BREACH):
-            legal = turn.state.legal_action_list()
-            turn.do(legal[int(turn.rng.integers(len(legal)))])
+        play_random_legal(turn, BREACH)

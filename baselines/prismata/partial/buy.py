@@ -18,10 +18,10 @@ from stratagem.baselines.prismata.partial.common import (
     BUY,
     CREATED_INCOME,
     IS_CHILLER,
-    NO_FILTER,
     PROMPT,
     START_INCOME,
     CardFilter,
+    FilteredPlayer,
     PartialPlayer,
 )
 from stratagem.baselines.prismata.partial.prediction import predict_enemy_next_turn
@@ -67,7 +67,7 @@ def purchase_out_of_sync(state: PrismataState, p: int, card: int) -> bool:
     return False
 
 
-class BuyGreedy(PartialPlayer):
+class BuyGreedy(FilteredPlayer):
     """Greedy knapsack purchase.
 
     rank buyable cards by a heuristic and buy the best affordable one repeatedly, skipping filtered
@@ -85,9 +85,8 @@ class BuyGreedy(PartialPlayer):
         filter: CardFilter | None = None,
         **kw: object,
     ) -> None:
-        super().__init__(name, **kw)  # type: ignore[arg-type]
+        super().__init__(name, filter, **kw)  # type: ignore[arg-type]
         self.heuristic = heuristic or H.buy_highest_cost
-        self.filter = filter or NO_FILTER
 
     def play(self, turn: Turn) -> None:
         """Buy the best-ranked affordable card until none passes the checks."""

@@ -249,9 +249,44 @@ class PartialPlayer:
         return f"{type(self).__name__}({self.name!r})"
 
 
+class FilteredPlayer(PartialPlayer):
+    """A partial player that leaves the cards of a :class:`CardFilter` alone.
+
+    The configurations give a filter to the attack, utility and greedy buy players alike
+    (``filter = "..."`` in ``bots.toml``), so the option is taken in one place.
+
+    Attributes:
+        filter: The cards it leaves alone (none by default).
+    """
+
+    def __init__(self, name: str = "", filter: CardFilter | None = None, **kw: object) -> None:
+        super().__init__(name, **kw)  # type: ignore[arg-type]
+        self.filter = filter or NO_FILTER
+
+
 def _active(turn: Turn, phase: int) -> bool:
     s = turn.state
     return s.winner is None and s.current_player == turn.player and s.phase == phase
+
+
+def play_first_legal(turn: Turn, phase: int) -> None:
+    """Take the first legal action while ``phase`` of the turn lasts.
+
+    The default blocker and breacher, and every defense player's safety net: the environment
+    lists blocks and breaches in slot order, so this is the reference's "first unit" choice.
+    """
+    while _active(turn, phase):
+        turn.do(turn.state.legal_action_list()[0])
+
+
+def play_random_legal(turn: Turn, phase: int) -> None:
+    """Take uniformly random legal actions (from ``turn.rng``) while ``phase`` of the turn lasts.
+
+    The Random bot's defense and breach: one draw per action, so its games replay from a seed.
+    """
+    while _active(turn, phase):
+        legal = turn.state.legal_action_list()
+        turn.do(legal[int(turn.rng.integers(len(legal)))])
 
 
 class Combination(PartialPlayer):

@@ -1,7 +1,8 @@
 """Defense-phase partial players: which units block the incoming attack.
 
 The environment ends the defense phase by itself once the attack is absorbed, so these players
-only assign blockers; :func:`_finish_defense` is the safety net every one of them ends with.
+only assign blockers; :func:`~stratagem.baselines.prismata.partial.common.play_first_legal` is
+the safety net every one of them ends with.
 """
 
 from __future__ import annotations
@@ -9,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from stratagem.baselines.prismata import heuristics as H
-from stratagem.baselines.prismata.partial.common import DEFENSE_PHASE, PartialPlayer, _active
+from stratagem.baselines.prismata.partial.common import (
+    DEFENSE_PHASE,
+    PartialPlayer,
+    _active,
+    play_first_legal,
+    play_random_legal,
+)
 from stratagem.baselines.prismata.solvers import LossFn, solve_blocks
 from stratagem.baselines.prismata.turn import Turn
 from stratagem.envs.prismata.data import DEFENSE
@@ -33,14 +40,7 @@ class DefenseSolver(PartialPlayer):
             if not _active(turn, DEFENSE):
                 break
             turn.do(turn.lay.block0 + s)
-        _finish_defense(turn)
-
-
-def _finish_defense(turn: Turn) -> None:
-    """Block with the first legal blocker until the attack is absorbed (safety net)."""
-    while _active(turn, DEFENSE):
-        legal = turn.state.legal_action_list()
-        turn.do(legal[0])
+        play_first_legal(turn, DEFENSE)
 
 
 class DefenseGreedy(PartialPlayer):
@@ -70,7 +70,7 @@ class DefenseGreedy(PartialPlayer):
                 break
             if turn.state.can_block(p, x):
                 turn.do(turn.lay.block0 + x)
-        _finish_defense(turn)
+        play_first_legal(turn, DEFENSE)
 
 
 class DefenseDefault(PartialPlayer):
@@ -80,7 +80,7 @@ class DefenseDefault(PartialPlayer):
 
     def play(self, turn: Turn) -> None:
         """Block with the first legal blocker until the attack is absorbed."""
-        _finish_defense(turn)
+        play_first_legal(turn, DEFENSE)
 
 
 class DefenseRandom(PartialPlayer):
@@ -90,6 +90,4 @@ class DefenseRandom(PartialPlayer):
 
     def play(self, turn: Turn) -> None:
         """Block with random legal blockers until the attack is absorbed."""
-        while _active(turn, DEFENSE):
-            legal = turn.state.legal_action_list()
-            turn.do(legal[int(turn.rng.integers(len(legal)))])
+        play_random_legal(turn, DEFENSE)
