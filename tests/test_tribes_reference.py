@@ -21,14 +21,16 @@ The fixtures were produced by running the reference itself (built from its 1.0 s
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
+import sys
 import zlib
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from stratagem.envs.tribes import JavaRandom
 from stratagem.envs.tribes import constants as C
-from stratagem.envs.tribes import units as U
 from stratagem.envs.tribes.levelgen import generate_level, parse_level
 from stratagem.envs.tribes.rules import TribesGame
 
@@ -387,28 +389,23 @@ def test_random_game_matches_the_reference(index):
 # ---------------------------------------------------------------------------------------- ruins
 
 
-class _JavaRng:
-    """``java.util.Random`` behind the two draws a Tribes state makes.
+def _compare() -> ModuleType:
+    """``benchmarks/tribes_reference/compare.py``, which made the ruins traces, as a module.
 
-    The traces below were played by the reference with its game generator replaced by
-    ``java.util.Random(rng_seed)`` once the level was set up; a state drawing from the same
-    generator (``integers(k)`` is ``nextInt(k)``, ``permutation`` the order
-    ``Collections.shuffle`` leaves) gets the same ruins, explorer walks and unit relocations
-    wherever it draws what the reference draws, in the same order.
+    The fixtures hold its unit digest and were played with its ``java.util.Random`` in the
+    state; the test replays them with the same two functions, so the check and the tool that
+    wrote the fixtures cannot drift apart. It is a script outside the package, so it is loaded
+    from its path (once per test session).
     """
-
-    def __init__(self, seed: int) -> None:
-        self._java = JavaRandom(seed)
-
-    def integers(self, k: int) -> int:
-        return self._java.next_int(int(k))
-
-    def permutation(self, n: int) -> list[int]:
-        out = list(range(n))
-        for i in range(n, 1, -1):
-            j = self._java.next_int(i)
-            out[i - 1], out[j] = out[j], out[i - 1]
-        return out
+    name = "_benchmark_tribes_reference_compare"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "benchmarks/tribes_reference/compare.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 #: Three reference games whose agent examined ruins whenever it could (made with
@@ -478,16 +475,6 @@ def _ruins_traces() -> list[dict]:
     return json.loads(zlib.decompress(base64.b64decode("".join(_RUINS_TRACES))))
 
 
-def _unit_digest(state) -> int:
-    geo = state.geo
-    rows = sorted(
-        f"{geo.rc[u[U.U_POS]][0]},{geo.rc[u[U.U_POS]][1]} {C.UNIT_NAMES[u[U.U_TYPE]]} "
-        f"t{u[U.U_TRIBE]} hp{u[U.U_HP]}/{u[U.U_MAXHP]} {C.STATUS_NAMES[u[U.U_STATUS]]}"
-        for u in state.units.values()
-    )
-    return zlib.crc32(";".join(rows).encode())
-
-
 def test_ruins_traces_draw_every_bonus():
     bonuses = {b for trace in _ruins_traces() for b in trace["examined"].values()}
     assert bonuses == set(C.EXAMINE_NAMES)
@@ -501,8 +488,8 @@ def test_ruins_game_matches_the_reference(index):
         map=f"seed:{trace['level_seed']}", tribes=tribes, num_players=len(tribes.split(","))
     )
     state = game.new_initial_state(0)
-    state._rng = _JavaRng(trace["rng_seed"])  # the reference's chance events, draw for draw
-    state._rng_owned = True
+    compare = _compare()
+    compare.with_java_rng(state, trace["rng_seed"])  # the reference's chance events, draw for draw
     for k, (chosen, n_legal, crc, stars, score, units) in enumerate(trace["decisions"]):
         names = sorted(game.action_to_string(a) for a in state.legal_action_list())
         where = f"decision {k} (turn {state.tick}, seat {state.current_player})"
@@ -510,5 +497,5 @@ def test_ruins_game_matches_the_reference(index):
         assert zlib.crc32(";".join(names).encode()) == crc, where
         assert state.stars == stars, where
         assert state.score == score, where
-        assert _unit_digest(state) == units, where
+        assert compare.unit_digest(state) == units, where
         state.apply(game.string_to_action(chosen))

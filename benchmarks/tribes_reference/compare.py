@@ -37,7 +37,9 @@ Usage (after ``benchmarks/tribes_reference/build.sh /path/to/Tribes-1.0``)::
     python3 benchmarks/tribes_reference/compare.py --games 20 --observability partial
     python3 benchmarks/tribes_reference/compare.py --games 100 --direction independent
 
-Not part of the package or the tests: it needs a Java runtime and a build of the reference.
+Not part of the package: running it needs a Java runtime and a build of the reference. The
+tests load it for the two helpers its fixtures depend on (:func:`unit_digest`,
+:func:`with_java_rng`), which need neither.
 """
 
 from __future__ import annotations
@@ -430,8 +432,18 @@ def new_game(tribes: str, level_seed: int, mode: str) -> tuple[TribesGame, Tribe
     return game, game.new_initial_state(0)
 
 
-def _count_events(res: GameResult, ref: dict[str, Any]) -> None:
-    """Tally what a compared decision exercised: ruins' bonuses, captures, attacks."""
+def _count_decision(res: GameResult, ref: dict[str, Any], ours: dict[str, Any]) -> None:
+    """Tally a compared decision: branching factors of both engines and what it exercised.
+
+    Both directions count the same figures for every non-forced decision they compare, so the
+    statistics printed for ``java`` and ``python`` runs mean the same thing.
+    """
+    res.decisions += 1
+    res.java_legal.append(len(ref["legal"]))
+    res.java_raw.append(ref["n"])
+    res.py_legal.append(len(ours["legal"]))
+    res.java_moves.append(_moves(ref["legal"]))
+    res.py_moves.append(_moves(ours["legal"]))
     if "examined" in ref:
         res.events["ruins: " + ref["examined"]] += 1
     kind = ref.get("action", "").split(" ")[0]
@@ -470,13 +482,7 @@ def follow_java(res: GameResult, records: list[dict[str, Any]], mode: str) -> No
             res.where = f"reference decision {k} (tick {ref['tick']}, tribe {ref['active']})"
             return
         ours = python_record(game, s)
-        _count_events(res, ref)
-        res.decisions += 1
-        res.java_legal.append(len(ref["legal"]))
-        res.java_raw.append(ref["n"])
-        res.py_legal.append(len(ours["legal"]))
-        res.java_moves.append(_moves(ref["legal"]))
-        res.py_moves.append(_moves(ours["legal"]))
+        _count_decision(res, ref, ours)
         diffs = compare_records(ref, ours)
         if _only_legal(diffs) and dijkstra_explains(game, s, ref["legal"]):
             res.dijkstra += 1
@@ -541,13 +547,7 @@ def follow_python(
             ref_list.append({**r, "tainted": tainted})
     our_list = [r for r in ours if not forced(r)]
     for k, (ref, mine) in enumerate(zip(ref_list, our_list, strict=False)):
-        res.decisions += 1
-        res.java_legal.append(len(ref["legal"]))
-        res.java_raw.append(ref["n"])
-        res.py_legal.append(len(mine["legal"]))
-        res.java_moves.append(_moves(ref["legal"]))
-        res.py_moves.append(_moves(mine["legal"]))
-        _count_events(res, ref)
+        _count_decision(res, ref, mine)
         diffs = compare_records(ref, mine)
         if _only_legal(diffs):
             game, s = _state_at(res, ours, mine)

@@ -24,31 +24,9 @@ def register_game() -> None:
     """Add Tribes to the game registry (called by :mod:`stratagem.envs`)."""
     from stratagem.envs.registry import register
 
-    def tribes(
-        *,
-        num_players: int = 2,
-        tribes: str = "",
-        map: str = "",
-        map_size: int = 0,
-        mode: str = "capitals",
-        max_rounds: int = 0,
-        observability: str = "full",
-        initial_land: float = 0.5,
-    ) -> TribesGame:
-        return TribesGame(
-            num_players=num_players,
-            tribes=tribes,
-            map=map,
-            map_size=map_size,
-            mode=mode,
-            max_rounds=max_rounds,
-            observability=observability,
-            initial_land=initial_land,
-        )
-
     register(
         "tribes",
-        tribes,
+        TribesGame,
         description="Tribes (Battle of Polytopia): 2-4 tribes, tech tree, cities; "
         "Capitals (51 rounds: turns 0-50) or Score (31 rounds)",
         env_id="stratagem/Tribes-v0",

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import compress, count
 from operator import ne
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from stratagem.envs.tribes.rules import TribesState
@@ -222,13 +222,7 @@ def move_entry(memo: BoardMemo, key: tuple, dist: bytes) -> MoveEntry | None:
     if entry is None:
         link = memo.parent
         if link is not None:
-            entry = link[0].moves.get(key)
-            if entry is not None:
-                radius = entry[0]
-                for tile in link[1]:
-                    if dist[tile] <= radius:
-                        return None
-                remember(memo.moves, key, entry)
+            entry = _adopt(memo.moves, link[0].moves, link[1], key, dist, -1)
     return entry
 
 
@@ -238,12 +232,35 @@ def city_entry(memo: BoardMemo, key: tuple, dist: bytes) -> CityEntry | None:
     if entry is None:
         link = memo.parent
         if link is not None:
-            entry = link[0].cities.get(key)
-            if entry is not None:
-                for tile in link[2]:
-                    if dist[tile] <= CITY_REACH:
-                        return None
-                remember(memo.cities, key, entry)
+            entry = _adopt(memo.cities, link[0].cities, link[2], key, dist, CITY_REACH)
+    return entry
+
+
+_Entry = TypeVar("_Entry", MoveEntry, CityEntry)
+
+
+def _adopt(
+    table: dict[tuple, _Entry],
+    parent: dict[tuple, _Entry],
+    changed: tuple[int, ...],
+    key: tuple,
+    dist: bytes,
+    radius: int,
+) -> _Entry | None:
+    """The parent table's entry of ``key``, stored in ``table``, if no ``changed`` tile is near.
+
+    One rule for moves and cities: an entry read the board within ``radius`` of its centre
+    (``dist``: the centre's distances; ``-1``: the entry's own radius, its first field), so it
+    holds on the new board unless a tile that changed lies that close.
+    """
+    entry = parent.get(key)
+    if entry is not None:
+        if radius < 0:
+            radius = entry[0]
+        for tile in changed:
+            if dist[tile] <= radius:
+                return None
+        remember(table, key, entry)
     return entry
 
 

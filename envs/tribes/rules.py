@@ -648,25 +648,27 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
         """``H × W × C`` planes of what ``player`` sees (see ``observation.OBSERVATION_PLANES``)."""
         from stratagem.envs.tribes.observation import observe
 
-        if (
-            isinstance(player, bool)
-            or not isinstance(player, (int, np.integer))
-            or not (0 <= player < self.num_tribes)
-        ):
-            raise ValueError(f"tribes: player must be 0..{self.num_tribes - 1}, got {player!r}")
-        return observe(self, int(player))
+        return observe(self, self._seat(player))
 
     def observed_by(self, player: int) -> TribesState:
         """The agent's copy: other tribes' private figures hidden, unseen tiles fogged."""
         from stratagem.envs.tribes.observation import observed_copy
 
+        return observed_copy(self, self._seat(player))
+
+    def _seat(self, player: int) -> int:
+        """``player`` as a plain int, checked: the views take a seat from outside the engine.
+
+        Raises:
+            ValueError: If ``player`` is not an integer seat of this game (a bool is not).
+        """
         if (
             isinstance(player, bool)
             or not isinstance(player, (int, np.integer))
             or not (0 <= player < self.num_tribes)
         ):
             raise ValueError(f"tribes: player must be 0..{self.num_tribes - 1}, got {player!r}")
-        return observed_copy(self, int(player))
+        return int(player)
 
     # ------------------------------------------------------------------ hooks for agents
     def action_kind(self, action: int) -> str:

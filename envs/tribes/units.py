@@ -252,29 +252,25 @@ def launch_explorer(s: TribesState, start: int, tribe: int) -> None:
 
 def embark(s: TribesState, uid: int, dest: int) -> int:
     """Replace a land unit by a Boat at ``dest`` that carries it (new id, FINISHED)."""
-    unit = s.units[uid]
-    remove_unit(s, uid)
-    boat = new_unit(
-        C.BOAT,
-        unit[U_TRIBE],
-        dest,
-        unit[U_CITY],
-        hp=unit[U_HP],
-        max_hp=unit[U_MAXHP],
-        kills=unit[U_KILLS],
-        veteran=bool(unit[U_VET]),
-        base=unit[U_TYPE],
-    )
-    return add_unit(s, boat)
+    return _transform(s, uid, dest, C.BOAT, s.units[uid][U_TYPE])
 
 
 def disembark(s: TribesState, uid: int, dest: int) -> int:
     """Replace a water unit by the land unit it carries, at ``dest`` (new id, FINISHED)."""
+    base = s.units[uid][U_BASE]
+    return _transform(s, uid, dest, base if base >= 0 else C.WARRIOR, -1)
+
+
+def _transform(s: TribesState, uid: int, dest: int, utype: int, base: int) -> int:
+    """Replace a unit by one of ``utype`` at ``dest`` (new id, FINISHED), carrying ``base``.
+
+    Embarking and disembarking change the unit's type, not the unit: it keeps its tribe, city,
+    health, kills and veteran status, so the two moves are one operation with two types.
+    """
     unit = s.units[uid]
     remove_unit(s, uid)
-    base = unit[U_BASE] if unit[U_BASE] >= 0 else C.WARRIOR
-    land = new_unit(
-        base,
+    new = new_unit(
+        utype,
         unit[U_TRIBE],
         dest,
         unit[U_CITY],
@@ -282,8 +278,9 @@ def disembark(s: TribesState, uid: int, dest: int) -> int:
         max_hp=unit[U_MAXHP],
         kills=unit[U_KILLS],
         veteran=bool(unit[U_VET]),
+        base=base,
     )
-    return add_unit(s, land)
+    return add_unit(s, new)
 
 
 def try_push(s: TribesState, uid: int, dest: int) -> bool:
