@@ -57,6 +57,7 @@ from typing import Any, Protocol
 
 from stratagem.baselines.search.common import SearchAgent, SearchStats, shuffle
 from stratagem.baselines.search.config import OPPONENT_MODELS, SearchConfig
+from stratagem.baselines.search.turn_uct import run_turn_uct
 from stratagem.envs.core import Game, State
 
 __all__ = [
@@ -151,6 +152,26 @@ class _OpenNode:
         self.w = [0.0] * num_players
         self.q = [0.0] * num_players
         self.isq = 0.0
+
+
+class _OpenStep:
+    """Where an open-loop descent stands: the statistics node and the simulation there.
+
+    ``avail`` are the actions the planner may take there and ``cursor`` its bookkeeping
+    (:meth:`MCTSAgent._open_settle`); ``terminal`` ends the descent (no action, the horizon, or
+    the budget spent), as :func:`~stratagem.baselines.search.turn_uct.run_turn_uct` reads it.
+    """
+
+    __slots__ = ("avail", "cursor", "node", "sim", "terminal")
+
+    def __init__(
+        self, node: _OpenNode, sim: State, avail: list[int], cursor: object, terminal: bool
+    ) -> None:
+        self.node = node
+        self.sim = sim
+        self.avail = avail
+        self.cursor = cursor
+        self.terminal = terminal
 
 
 def backup(path: Sequence[_OpenNode], values: Sequence[float], players: range) -> None:
@@ -598,82 +619,116 @@ class MCTSAgent(SearchAgent):
     def _search_open(
         self, state: State, actions: list[int], prng: random.Random, stats: SearchStats
     ) -> int:
-        """Open-loop UCT: nodes hold statistics only; every iteration replays from the root."""
+        """Open-loop UCT: nodes hold statistics only; every iteration replays from the root.
+
+        Runs on :func:`~stratagem.baselines.search.turn_uct.run_turn_uct`, the loop of the
+        turn-level searches: a step of the descent is an :class:`_OpenStep` (the statistics
+        node and the simulation that reached it), and a step from the root starts the
+        iteration's simulation from a fresh clone of ``state``.
+        """
         self._me = me = state.current_player
-        root = _OpenNode(0, self.num_players)
-        root_cursor = self._root_cursor_value()
+        num_players = self.num_players
         horizon = self.rollout_length
         c = self.c
         normalize = self.normalize
         rand = prng.random
         log, sqrt = math.log, math.sqrt
-        lo, hi = math.inf, -math.inf
-        players = range(self.num_players)
-        iterations = 0
-        nodes = 1
-        deepest = 0
+        bounds = [math.inf, -math.inf]  # lowest and highest value seen (``normalize``)
+        players = range(num_players)
         max_iter = self.iterations if self.iterations is not None else 1 << 62
-        while self._calls < self._limit and iterations < max_iter and not self._out_of_time():
-            sim = state.clone()
-            node = root
-            path = [root]
-            avail, cursor = list(actions), root_cursor
-            while avail and node.depth < horizon and self._calls < self._limit:
-                children = node.children
-                untried = [a for a in avail if a not in children]
-                if untried:
-                    action = untried[int(rand() * len(untried))]
-                    child = children[action] = _OpenNode(node.depth + 1, self.num_players)
-                    nodes += 1
-                    expanded = True
+        nodes = 1
+        root = _OpenStep(
+            _OpenNode(0, num_players),
+            state,
+            list(actions),
+            self._root_cursor_value(),
+            not actions or horizon <= 0,
+        )
+
+        step_sim, settle = self._step, self._open_settle
+
+        def advance(step: _OpenStep, child: _OpenNode, action: int) -> _OpenStep:
+            sim = state.clone() if step is root else step.sim
+            step_sim(sim, action)
+            depth = child.depth
+            avail, cursor = settle(sim, step.cursor, depth, prng)
+            return _OpenStep(
+                child,
+                sim,
+                avail,
+                cursor,
+                not avail or depth >= horizon or self._calls >= self._limit,
+            )
+
+        def expand(step: _OpenStep) -> _OpenStep | None:
+            nonlocal nodes
+            children = step.node.children
+            untried = [a for a in step.avail if a not in children]
+            if not untried:
+                return None
+            action = untried[int(rand() * len(untried))]
+            child = children[action] = _OpenNode(step.node.depth + 1, num_players)
+            nodes += 1
+            return advance(step, child, action)
+
+        def select(step: _OpenStep) -> _OpenStep:
+            node, avail = step.node, step.avail
+            children = node.children
+            p = step.sim.current_player
+            explore = c * sqrt(log(node.n))
+            if normalize:
+                lo, hi = bounds
+                if hi > lo:
+                    explore *= hi - lo
                 else:
-                    p = sim.current_player
-                    explore = c * sqrt(log(node.n))
-                    if normalize:
-                        if hi > lo:
-                            explore *= hi - lo
-                        else:
-                            p, explore = -1, 1.0
-                    action, best_u = avail[0], -math.inf
-                    for a in avail:
-                        ch = children[a]
-                        u = ch.isq if p < 0 else ch.q[p] + explore * ch.isq
-                        if u > best_u:
-                            action, best_u = a, u
-                    child = children[action]
-                    expanded = False
-                self._step(sim, action)
-                path.append(child)
-                node = child
-                avail, cursor = self._open_settle(sim, cursor, node.depth, prng)
-                if expanded:
-                    break
-            if node.depth > deepest:
-                deepest = node.depth
+                    p, explore = -1, 1.0
+            action, best_u = avail[0], -math.inf
+            for a in avail:
+                ch = children[a]
+                u = ch.isq if p < 0 else ch.q[p] + explore * ch.isq
+                if u > best_u:
+                    action, best_u = a, u
+            return advance(step, children[action], action)
+
+        def evaluate(step: _OpenStep) -> Sequence[float]:
+            sim = state.clone() if step is root else step.sim
+            depth = step.node.depth
             if (
                 self.rollouts
                 and not sim.is_terminal()
-                and node.depth < horizon
+                and depth < horizon
                 and self._calls < self._limit
             ):
-                self._rollout(sim, horizon - node.depth, prng, node.depth)
+                self._rollout(sim, horizon - depth, prng, depth)
             values = self._values(sim)
             if normalize:
                 vmin, vmax = min(values), max(values)
-                if vmin < lo:
-                    lo = vmin
-                if vmax > hi:
-                    hi = vmax
-            backup(path, values, players)
-            iterations += 1
+                if vmin < bounds[0]:
+                    bounds[0] = vmin
+                if vmax > bounds[1]:
+                    bounds[1] = vmax
+            return values
+
+        def back(path: list[_OpenStep], values: Sequence[float]) -> None:
+            backup([step.node for step in path], values, players)
+
+        def done(iterations: int) -> bool:
+            return not (
+                self._calls < self._limit and iterations < max_iter and not self._out_of_time()
+            )
+
+        iterations = deepest = 0
+        if not done(0):
+            iterations, deepest = run_turn_uct(
+                root, expand=expand, select=select, evaluate=evaluate, backup=back, done=done
+            )
         stats.iterations = iterations
         stats.extra.update(nodes=nodes, depth=deepest)
-        stats.extra["root"] = {
-            a: (ch.n, [ch.q[i] for i in players]) for a, ch in root.children.items()
-        }
-        if not root.children:
+        children = root.node.children
+        stats.extra["root"] = {a: (ch.n, [ch.q[i] for i in players]) for a, ch in children.items()}
+        if not children:
             return actions[prng.randrange(len(actions))]
-        return max(root.children, key=lambda a: (root.children[a].n, root.children[a].q[me]))
+        return max(children, key=lambda a: (children[a].n, children[a].q[me]))
 
     def _recommend(self, root: Node, me: int, actions: list[int], prng: random.Random) -> int:
         """Most visited root child, ties broken by the best mean value for ``me``."""
