@@ -371,8 +371,17 @@ def test_ppo_learns_tictactoe(tmp_path):
     assert again["win_rate"] >= 0.85
 
 
-def test_ppo_self_play_pool_and_resume(tmp_path):
+def test_ppo_self_play_pool_and_resume(tmp_path, monkeypatch):
+    import tempfile
+
     from stratagem.training import ppo
+
+    # without TensorBoard nothing lands in the system's temporary folder (SB3's default logger
+    # makes an empty SB3-<date> folder there at every learn())
+    system_tmp = tmp_path / "system_tmp"
+    system_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
 
     config = ppo_config(
         tmp_path,
@@ -395,6 +404,7 @@ def test_ppo_self_play_pool_and_resume(tmp_path):
     snapshots[-1].write_bytes(snapshots[-1].read_bytes()[:100])
     resumed = ppo.train(dataclasses.replace(config, total_timesteps=1024))
     assert resumed["timesteps"] >= 1024
+    assert not list(system_tmp.glob("SB3-*"))
     with pytest.raises(ValueError, match="checkpoint of tictactoe_test"):
         ppo.train(dataclasses.replace(config, game="kill_the_king", game_config={"map": "kwah:1"}))
 

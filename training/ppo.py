@@ -24,6 +24,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import torch
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
@@ -238,6 +239,10 @@ def train(config: PPOConfig) -> dict[str, Any]:
             tensorboard_log=log_dir,
             verbose=0,
         )
+    if log_dir is None:
+        # Without a log folder SB3 makes an empty SB3-<date> folder in the system's temporary
+        # folder at every learn(); a logger of our own writes nothing and makes none.
+        model.set_logger(Logger(folder=None, output_formats=[]))
 
     class Snapshots(BaseCallback):
         """Every ``snapshot_every`` steps: a pool snapshot and a resumable checkpoint."""
