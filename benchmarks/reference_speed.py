@@ -25,7 +25,12 @@ C++), measured after a warm-up; the set-up of a game's initial state is not time
   ``doAction``; stratagem: ``legal_action_list`` + ``apply``), copies are of every 5th turn's
   state of RandomAI games, games are RandomAI vs RandomAI (the reference's ``RandomAI`` player,
   ``Game::play``; stratagem's ``prismata_random`` agent through ``play_game``). Driver:
-  ``prismata_reference/speed_driver.cpp``.
+  ``prismata_reference/speed_driver.cpp``. Two more rows time the compiled engine
+  (``stratagem.envs.prismata.compiled``, numba; skipped without it) the same way after a warm-up
+  that compiles or loads its machine code: whole RandomAI vs RandomAI games
+  (``play_random_games(bot="random")``, against the reference's time per game) and whole games
+  of uniformly random legal actions (``bot="uniform"``, its decisions per second against the
+  reference's steps per second).
 
 Usage::
 
@@ -72,6 +77,21 @@ MEASURES: tuple[tuple[str, str, bool], ...] = (
     ("copies_per_s", "copies/s (mid-game states)", True),
     ("ms_per_game", "ms per random game", False),
 )
+
+#: Rows of stratagem's compiled paths (stratagem key, reference key it is compared with,
+#: label): Prismata's numba engine (``stratagem.envs.prismata.compiled``), when numba is there.
+COMPILED_MEASURES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "prismata": (
+        ("compiled_ms_per_game", "ms_per_game", "time per game, compiled RandomAI"),
+        ("compiled_steps_per_s", "steps_per_s", "steps/s, compiled uniform random"),
+    ),
+}
+
+
+def rows(game: str) -> list[tuple[str, str, str]]:
+    """Every row of ``game``: (stratagem key, reference key, label)."""
+    return [(key, key, label) for key, label, _ in MEASURES] + list(COMPILED_MEASURES.get(game, ()))
+
 
 JAVA_FLAGS: tuple[str, ...] = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1")
 
@@ -234,6 +254,7 @@ def prismata_worker(seconds: float, seed: int) -> dict[str, Any]:
         games += 1
         game_cpu = _cpu() - t0
     return {
+        **_prismata_compiled(game, seconds, seed),
         "engine": "stratagem",
         "steps": steps,
         "step_games": step_games,
@@ -248,6 +269,50 @@ def prismata_worker(seconds: float, seed: int) -> dict[str, Any]:
         "ms_per_game": 1000.0 * game_cpu / games,
         "turns_per_game": turns / games,
     }
+
+
+def _prismata_compiled(game: Any, seconds: float, seed: int) -> dict[str, Any]:
+    """The compiled engine's rows: RandomAI games and uniformly random games, whole in numba.
+
+    Measured as the Python rows are (process CPU time, after a warm-up that loads or compiles
+    the machine code); empty without numba.
+    """
+    try:
+        from stratagem.envs.prismata.compiled import play_random_games
+    except ImportError:
+        return {}
+    t0 = time.perf_counter()
+    play_random_games(game, 20, seed, bot="random")  # warm-up: JIT compile or cache load
+    play_random_games(game, 5, seed, bot="uniform")
+    warmup = time.perf_counter() - t0
+    out: dict[str, Any] = {"compiled_warmup_s": warmup}
+    for bot, batch in (("random", 200), ("uniform", 50)):
+        games = turns = decisions = 0
+        k = seed
+        used = 0.0
+        while used < seconds:
+            t = _cpu()
+            results = play_random_games(game, batch, k, bot=bot)
+            used += _cpu() - t
+            k += batch
+            games += batch
+            turns += int(results.turns.sum())
+            decisions += int(results.decisions.sum())
+        if bot == "random":
+            out.update(
+                compiled_games=games,
+                compiled_game_cpu=used,
+                compiled_ms_per_game=1000.0 * used / games,
+                compiled_turns_per_game=turns / games,
+            )
+        else:
+            out.update(
+                compiled_steps=decisions,
+                compiled_step_games=games,
+                compiled_step_cpu=used,
+                compiled_steps_per_s=decisions / used,
+            )
+    return out
 
 
 WORKERS: dict[str, Callable[[float, int], dict[str, Any]]] = {
@@ -354,9 +419,9 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}" if x >= 1000 else f"{x:.4g}"
 
 
-def ratios(ours: dict[str, Any], ref: dict[str, Any]) -> dict[str, float]:
-    """stratagem ÷ reference for each measure (time per game: ours over theirs, so >1 slower)."""
-    return {key: ours[key] / ref[key] for key, _, _ in MEASURES}
+def ratios(game: str, ours: dict[str, Any], ref: dict[str, Any]) -> dict[str, float]:
+    """stratagem ÷ reference for each row (time per game: ours over theirs, so >1 slower)."""
+    return {key: ours[key] / ref[ref_key] for key, ref_key, _ in rows(game) if key in ours}
 
 
 def machine() -> dict[str, Any]:
@@ -424,29 +489,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             ours = run_stratagem(args.game, args.seconds, seed)
             ref = run_reference(args.game, command, cwd, args.seconds, seed)
-        q = ratios(ours, ref)
+        q = ratios(args.game, ours, ref)
         rounds.append({"seed": seed, "load": load, "reference": ref, "stratagem": ours, "ratio": q})
         print(
             f"round {r + 1} (load {load:.1f}): "
             + "; ".join(
-                f"{key} ref {_fmt(ref[key])} ours {_fmt(ours[key])} ratio {q[key]:.3f}"
-                for key, _, _ in MEASURES
+                f"{key} ref {_fmt(ref[ref_key])} ours {_fmt(ours[key])} ratio {q[key]:.3f}"
+                for key, ref_key, _ in rows(args.game)
+                if key in q
             ),
             flush=True,
         )
-    medians = {key: statistics.median(r["ratio"][key] for r in rounds) for key, _, _ in MEASURES}
+    shown = [row for row in rows(args.game) if all(row[0] in r["ratio"] for r in rounds)]
+    medians = {key: statistics.median(r["ratio"][key] for r in rounds) for key, _, _ in shown}
     ref_medians = {
-        key: statistics.median(r["reference"][key] for r in rounds) for key, _, _ in MEASURES
+        key: statistics.median(r["reference"][ref_key] for r in rounds) for key, ref_key, _ in shown
     }
     our_medians = {
-        key: statistics.median(r["stratagem"][key] for r in rounds) for key, _, _ in MEASURES
+        key: statistics.median(r["stratagem"][key] for r in rounds) for key, _, _ in shown
+    }
+    spans = {
+        key: (min(r["ratio"][key] for r in rounds), max(r["ratio"][key] for r in rounds))
+        for key, _, _ in shown
     }
     uptime_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     print(f"after: {uptime_after}")
-    print("medians (stratagem ÷ reference; per-round ratios' median):")
-    for key, label, _ in MEASURES:
+    print("medians (stratagem ÷ reference; per-round ratios' median and range):")
+    for key, _, label in shown:
+        low, high = spans[key]
         print(
-            f"  {label:34s} ratio {medians[key]:7.3f}   "
+            f"  {label:34s} ratio {medians[key]:7.3f} [{low:.3f}-{high:.3f}]   "
             f"(reference {_fmt(ref_medians[key])}, stratagem {_fmt(our_medians[key])})"
         )
     out = args.out or HERE / "results" / f"reference_speed_{args.game}.json"
@@ -462,6 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "java_flags": list(JAVA_FLAGS) if args.game == "tribes" else None,
         "seconds": args.seconds,
         "medians": {"ratio": medians, "reference": ref_medians, "stratagem": our_medians},
+        "ratio_ranges": spans,
         "rounds": rounds,
     }
     out.write_text(json.dumps(record, indent=1) + "\n")

@@ -1,0 +1,93 @@
+"""Prismata compiled with numba: whole random games in machine code (issue 18).
+
+A second implementation of the rules of :mod:`stratagem.envs.prismata`, for the hot loops of
+random playouts: ``play_random_games`` plays whole games of the Random bot (``prismata_random``)
+or of uniformly random actions without a Python object per step. The readable Python rules stay
+the one definition: ``tests/test_prismata_compiled.py`` checks, over thousands of random games of
+every card of the pool, that both give the same states, legal action lists and returns at every
+decision, and that the compiled Random bot takes the Python agent's actions given the same draws.
+
+Positions are flat int64 arrays (:mod:`.layout`); the step-level functions (``encode``,
+``decode``, ``legal_actions``, ``apply``, ``returns``) check their input, since compiled code
+does not.
+
+Needs numba (``pip install "stratagem[fast]"``); importing :mod:`stratagem.envs.prismata` never
+imports it. Functions are compiled on first use and cached on disk (``NUMBA_CACHE_DIR``).
+
+Example::
+
+    from stratagem.envs import make_game
+    from stratagem.envs.prismata.compiled import play_random_games
+
+    results = play_random_games(make_game("prismata", cards="base"), 1000, seed=0)
+    print(results.returns.mean(axis=0))
+"""
+
+from __future__ import annotations
+
+try:
+    import numba  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised without the extra
+    raise ImportError(
+        'stratagem.envs.prismata.compiled needs numba: pip install "stratagem[fast]"'
+    ) from exc
+
+from numba.core.dispatcher import Dispatcher as _Dispatcher
+
+from stratagem.envs.prismata.compiled import actions as _actions
+from stratagem.envs.prismata.compiled import bot as _bot
+from stratagem.envs.prismata.compiled import engine as _engine
+from stratagem.envs.prismata.compiled import phases as _phases
+from stratagem.envs.prismata.compiled.api import (
+    GameResults,
+    apply,
+    check_buffer,
+    decode,
+    encode,
+    is_terminal,
+    legal_actions,
+    play_random_games,
+    record_game,
+    returns,
+)
+from stratagem.envs.prismata.compiled.tables import SOURCE_DIGEST as _DIGEST
+
+
+def _drop_stale_code() -> None:
+    """Forget machine code that numba cached from older sources.
+
+    numba's disk cache is keyed on each function's own file, so a module whose file did not
+    change keeps the inlined callees and constants of the others as they were when it was
+    compiled. Each module's ``baked_digest`` returns the sources' digest frozen at its compile
+    time; on any difference every cache index is emptied and the code is compiled afresh.
+    """
+    modules = (_engine, _phases, _actions, _bot)
+    if all(m.baked_digest() == _DIGEST for m in modules):
+        return
+    for m in modules:  # pragma: no cover - only after an edit of the sources
+        for value in vars(m).values():
+            cache = getattr(value, "_cache", None) if isinstance(value, _Dispatcher) else None
+            if cache is not None:
+                cache.flush()
+        m.baked_digest.recompile()
+    if any(m.baked_digest() != _DIGEST for m in modules):  # pragma: no cover
+        raise ImportError(
+            "stratagem.envs.prismata.compiled: stale numba cache; delete "
+            "envs/prismata/compiled/__pycache__ (or NUMBA_CACHE_DIR)"
+        )
+
+
+_drop_stale_code()
+
+__all__ = [
+    "GameResults",
+    "apply",
+    "check_buffer",
+    "decode",
+    "encode",
+    "is_terminal",
+    "legal_actions",
+    "play_random_games",
+    "record_game",
+    "returns",
+]
