@@ -653,6 +653,20 @@ def test_json_round_trip_and_validation():
         state.game.state_from_json(json.dumps(data))
 
 
+def test_json_round_trip_of_health_regained_above_the_start():
+    # a Xaetron starts at 4 health and regains 4 a turn up to 12: a reachable state to reload
+    state = game_with("Xaetron").position([["Xaetron", "Drone"], ["Wall", "Drone"]])
+    for _ in range(2):
+        act(state, "end_phase")
+    assert state.units(0)[0].hp == 8
+    again = state.game.state_from_json(state.to_json())
+    assert again == state and again.units(0)[0].hp == 8
+    data = json.loads(state.to_json())
+    data["state"]["units"][0][1] = 13  # above the cap
+    with pytest.raises(InvalidStateError, match="more health or charges than a Xaetron"):
+        state.game.state_from_json(json.dumps(data))
+
+
 def test_observation_planes_and_render():
     game = PrismataGame(cards="base", max_units=32)
     state = game.new_initial_state(0)

@@ -18,6 +18,7 @@ from stratagem.envs.prismata.data import (
     BUILD,
     C_CHARGES,
     C_HP,
+    C_HP_CAP,
     C_SUPPLY,
     C_TARGET,
     CHARGES,
@@ -140,7 +141,8 @@ def _state_from_dict(game: PrismataGame, data: Mapping[str, Any]) -> PrismataSta
                 raise bad(f"player {p} slot {s}: card {t} is not in this game")
             if u[b + HP] <= 0 or min(u[b + 1 : b + K]) < 0 or u[b + STATUS] > USED:
                 raise bad(f"player {p} slot {s}: negative or impossible unit values")
-            if u[b + HP] > C_HP[t] or u[b + CHARGES] > C_CHARGES[t]:
+            # regained health may pass the starting health up to its cap (Xaetron: 4, then 12)
+            if u[b + HP] > max(C_HP[t], C_HP_CAP[t]) or u[b + CHARGES] > C_CHARGES[t]:
                 raise bad(f"player {p} slot {s}: more health or charges than a {CARDS[t].name}")
             if max(u[b + CHILL], u[b + BUILD], u[b + DELAY], u[b + LIFE]) > _MAX_COUNTER:
                 raise bad(
