@@ -79,8 +79,13 @@ MEASURES: tuple[tuple[str, str, bool], ...] = (
 )
 
 #: Rows of stratagem's compiled paths (stratagem key, reference key it is compared with,
-#: label): Prismata's numba engine (``stratagem.envs.prismata.compiled``), when numba is there.
+#: label): the numba engines of Prismata (``stratagem.envs.prismata.compiled``) and Tribes
+#: (``stratagem.envs.tribes.compiled``), when numba is there.
 COMPILED_MEASURES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "tribes": (
+        ("compiled_ms_per_game", "ms_per_game", "time per game, compiled uniform random"),
+        ("compiled_steps_per_s", "steps_per_s", "steps/s, compiled uniform random"),
+    ),
     "prismata": (
         ("compiled_ms_per_game", "ms_per_game", "time per game, compiled RandomAI"),
         ("compiled_steps_per_s", "steps_per_s", "steps/s, compiled uniform random"),
@@ -155,6 +160,7 @@ def tribes_worker(seconds: float, seed: int) -> dict[str, Any]:
         k += 1
     copies, copy_cpu = _time_copies(states, seconds)
     return {
+        **_tribes_compiled(games, seconds, seed),
         "engine": "stratagem",
         "steps": decisions,
         "games": games_played,
@@ -167,6 +173,44 @@ def tribes_worker(seconds: float, seed: int) -> dict[str, Any]:
         "copy_cpu": copy_cpu,
         "copies_per_s": copies / copy_cpu,
     }
+
+
+def _tribes_compiled(games: Sequence[Any], seconds: float, seed: int) -> dict[str, Any]:
+    """The compiled engine's rows: whole uniformly random games in numba.
+
+    Games cycle through ``games`` as the Python rows do (game ``k`` from
+    ``new_initial_state(seed + k)``); levels are generated and encoded in Python outside the
+    timing, as the Python rows generate them outside it. Measured in process CPU time after a
+    warm-up that loads or compiles the machine code; empty without numba.
+    """
+    try:
+        from stratagem.envs.tribes.compiled import prepare_games, run_games
+    except ImportError:
+        return {}
+    t0 = time.perf_counter()
+    run_games(*prepare_games(games, len(games), seed))  # warm-up: JIT compile or cache load
+    out: dict[str, Any] = {"compiled_warmup_s": time.perf_counter() - t0}
+    batch = 60
+    k = seed + len(games)
+    played = decisions = 0
+    used = 0.0
+    while used < seconds:
+        starts, streams = prepare_games(games, batch, k)  # config of game i: games[i % 6]
+        k += batch
+        t = _cpu()
+        results = run_games(starts, streams)
+        used += _cpu() - t
+        played += batch
+        decisions += int(results.decisions.sum())
+    out.update(
+        compiled_games=played,
+        compiled_game_cpu=used,
+        compiled_steps=decisions,
+        compiled_ms_per_game=1000.0 * used / played,
+        compiled_steps_per_s=decisions / used,
+        compiled_decisions_per_game=decisions / played,
+    )
+    return out
 
 
 def _time_copies(states: Sequence[Any], seconds: float) -> tuple[int, float]:

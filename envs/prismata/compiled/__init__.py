@@ -32,8 +32,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
         'stratagem.envs.prismata.compiled needs numba: pip install "stratagem[fast]"'
     ) from exc
 
-from numba.core.dispatcher import Dispatcher as _Dispatcher
-
+from stratagem.envs.numba_cache import drop_stale_code
 from stratagem.envs.prismata.compiled import actions as _actions
 from stratagem.envs.prismata.compiled import bot as _bot
 from stratagem.envs.prismata.compiled import engine as _engine
@@ -52,32 +51,9 @@ from stratagem.envs.prismata.compiled.api import (
 )
 from stratagem.envs.prismata.compiled.tables import SOURCE_DIGEST as _DIGEST
 
-
-def _drop_stale_code() -> None:
-    """Forget machine code that numba cached from older sources.
-
-    numba's disk cache is keyed on each function's own file, so a module whose file did not
-    change keeps the inlined callees and constants of the others as they were when it was
-    compiled. Each module's ``baked_digest`` returns the sources' digest frozen at its compile
-    time; on any difference every cache index is emptied and the code is compiled afresh.
-    """
-    modules = (_engine, _phases, _actions, _bot)
-    if all(m.baked_digest() == _DIGEST for m in modules):
-        return
-    for m in modules:  # pragma: no cover - only after an edit of the sources
-        for value in vars(m).values():
-            cache = getattr(value, "_cache", None) if isinstance(value, _Dispatcher) else None
-            if cache is not None:
-                cache.flush()
-        m.baked_digest.recompile()
-    if any(m.baked_digest() != _DIGEST for m in modules):  # pragma: no cover
-        raise ImportError(
-            "stratagem.envs.prismata.compiled: stale numba cache; delete "
-            "envs/prismata/compiled/__pycache__ (or NUMBA_CACHE_DIR)"
-        )
-
-
-_drop_stale_code()
+# numba's cache is keyed per file: drop machine code baked from older sources (see
+# ``stratagem.envs.numba_cache``).
+drop_stale_code((_engine, _phases, _actions, _bot), _DIGEST, __name__)
 
 __all__ = [
     "GameResults",

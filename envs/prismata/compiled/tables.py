@@ -14,11 +14,11 @@ globals that the engine's compiled functions freeze at compile time.
 
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 
 import numpy as np
 
+from stratagem.envs import numba_cache
 from stratagem.envs.prismata import cards as _cards
 from stratagem.envs.prismata import data as _data
 from stratagem.envs.prismata.cards import CARDS, NUM_CARDS
@@ -173,13 +173,7 @@ def _source_digest() -> int:
     names = ("tables", "layout", "engine", "phases", "actions", "bot")
     files = [here / f"{name}.py" for name in names]
     files += [Path(_data.__file__), Path(_cards.__file__)]
-    crc = 0
-    for path in files:
-        try:
-            crc = zlib.crc32(path.read_bytes(), crc)
-        except OSError:  # pragma: no cover - sources not on disk: nothing to compare
-            return 0
-    return crc
+    return numba_cache.source_digest(files)
 
 
 #: The digest of the current sources.
