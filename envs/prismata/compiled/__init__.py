@@ -32,7 +32,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
         'stratagem.envs.prismata.compiled needs numba: pip install "stratagem[fast]"'
     ) from exc
 
-from stratagem.envs.numba_cache import drop_stale_code
+from stratagem.envs.compiled_common import drop_stale_code
 from stratagem.envs.prismata.compiled import actions as _actions
 from stratagem.envs.prismata.compiled import bot as _bot
 from stratagem.envs.prismata.compiled import engine as _engine
@@ -52,7 +52,7 @@ from stratagem.envs.prismata.compiled.api import (
 from stratagem.envs.prismata.compiled.tables import SOURCE_DIGEST as _DIGEST
 
 # numba's cache is keyed per file: drop machine code baked from older sources (see
-# ``stratagem.envs.numba_cache``).
+# ``stratagem.envs.compiled_common``).
 drop_stale_code((_engine, _phases, _actions, _bot), _DIGEST, __name__)
 
 __all__ = [

@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 
+from stratagem.envs.compiled_common import check_position_array
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.prismata.actions import ActionLayout
 from stratagem.envs.prismata.cards import CARDS
@@ -72,15 +73,7 @@ def check_buffer(buf: object, *, writable: bool = False) -> np.ndarray:
         ValueError: If it is not a compiled Prismata position, or an index in it is out of
             range (the message names which).
     """
-    if (
-        not isinstance(buf, np.ndarray)
-        or buf.dtype != np.int64
-        or buf.ndim != 1
-        or not buf.flags.c_contiguous
-    ):
-        raise TypeError("prismata compiled: a position is a 1-D C-contiguous int64 numpy array")
-    if writable and not buf.flags.writeable:
-        raise ValueError("prismata compiled: the buffer is read-only")
+    buf = check_position_array(buf, "prismata compiled", writable=writable)
     if buf.size < L.UNITS or int(buf[L.H_MAGIC]) != L.MAGIC:
         raise ValueError("prismata compiled: not a position buffer (wrong size or magic number)")
     size = int(buf[L.H_MAX_UNITS])

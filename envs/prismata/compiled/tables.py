@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem.envs import numba_cache
+from stratagem.envs import compiled_common
 from stratagem.envs.prismata import cards as _cards
 from stratagem.envs.prismata import data as _data
 from stratagem.envs.prismata.cards import CARDS, NUM_CARDS
@@ -173,7 +173,7 @@ def _source_digest() -> int:
     names = ("tables", "layout", "engine", "phases", "actions", "bot")
     files = [here / f"{name}.py" for name in names]
     files += [Path(_data.__file__), Path(_cards.__file__)]
-    return numba_cache.source_digest(files)
+    return compiled_common.source_digest(files)
 
 
 #: The digest of the current sources.

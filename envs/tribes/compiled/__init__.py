@@ -33,7 +33,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
         'stratagem.envs.tribes.compiled needs numba: pip install "stratagem[fast]"'
     ) from exc
 
-from stratagem.envs.numba_cache import drop_stale_code
+from stratagem.envs.compiled_common import drop_stale_code
 from stratagem.envs.tribes.compiled import capture as _capture
 from stratagem.envs.tribes.compiled import cities as _cities
 from stratagem.envs.tribes.compiled import engine as _engine

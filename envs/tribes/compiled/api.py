@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stratagem.envs.compiled_common import check_position_array
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.tribes import constants as C
 from stratagem.envs.tribes.compiled import layout as L
@@ -68,15 +69,7 @@ def check_buffer(buf: object, *, writable: bool = False) -> np.ndarray:
         ValueError: If it is not a compiled Tribes position, an index in it is out of range,
             or its game stopped on a capacity of the layout (the message names which).
     """
-    if (
-        not isinstance(buf, np.ndarray)
-        or buf.dtype != np.int64
-        or buf.ndim != 1
-        or not buf.flags.c_contiguous
-    ):
-        raise TypeError("tribes compiled: a position is a 1-D C-contiguous int64 numpy array")
-    if writable and not buf.flags.writeable:
-        raise ValueError("tribes compiled: the buffer is read-only")
+    buf = check_position_array(buf, "tribes compiled", writable=writable)
     if buf.size < L.HEADER or int(buf[L.H_MAGIC]) != L.MAGIC:
         raise ValueError("tribes compiled: not a position buffer (wrong size or magic number)")
     size, n, nt = int(buf[L.H_SIZE]), int(buf[L.H_N]), int(buf[L.H_NT])

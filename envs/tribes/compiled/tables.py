@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stratagem.envs import numba_cache
+from stratagem.envs import compiled_common
 from stratagem.envs.tribes import actions as A
 from stratagem.envs.tribes import constants as C
 
@@ -90,4 +90,4 @@ def _files() -> list[Path]:
 
 
 #: The digest of the current sources.
-SOURCE_DIGEST = numba_cache.source_digest(_files())
+SOURCE_DIGEST = compiled_common.source_digest(_files())

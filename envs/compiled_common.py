@@ -1,10 +1,11 @@
-"""Stale machine code of numba's disk cache: a digest of the sources and the check (issue 18).
+"""What the compiled (numba) engines share: a position array's check and the stale-cache guard.
 
-numba's disk cache is keyed on each function's own file, so a module whose file did not change
-keeps the inlined callees and constants of the others as they were when it was compiled. A
-compiled package therefore gives every module a ``baked_digest()`` returning the sources' digest
-frozen at compile time, and calls :func:`drop_stale_code` on import. This module imports no
-numba itself (the caller passes its modules), so importing it costs nothing.
+The guard (issue 18): numba's disk cache is keyed on each function's own file, so a module
+whose file did not change keeps the inlined callees and constants of the others as they were
+when it was compiled. A compiled package therefore gives every module a ``baked_digest()``
+returning the sources' digest frozen at compile time, and calls :func:`drop_stale_code` on
+import. This module imports no numba itself (the caller passes its modules), so importing it
+costs nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +15,33 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["drop_stale_code", "source_digest"]
+import numpy as np
+
+__all__ = ["check_position_array", "drop_stale_code", "source_digest"]
+
+
+def check_position_array(buf: object, prefix: str, *, writable: bool) -> np.ndarray:
+    """``buf`` if it is an array compiled code may index as a position; the game checks the rest.
+
+    Args:
+        buf: The object to check.
+        prefix: The start of every message (``"tribes compiled"``).
+        writable: The caller will write the buffer.
+
+    Raises:
+        TypeError: If ``buf`` is not a 1-D C-contiguous int64 array.
+        ValueError: If ``writable`` and the array is read-only.
+    """
+    if (
+        not isinstance(buf, np.ndarray)
+        or buf.dtype != np.int64
+        or buf.ndim != 1
+        or not buf.flags.c_contiguous
+    ):
+        raise TypeError(f"{prefix}: a position is a 1-D C-contiguous int64 numpy array")
+    if writable and not buf.flags.writeable:
+        raise ValueError(f"{prefix}: the buffer is read-only")
+    return buf
 
 
 def source_digest(files: Sequence[Path]) -> int:
