@@ -10,7 +10,9 @@ Prints positions per CPU-second (this process and its joined actors, from ``getr
 wall-second for each phase, the medians per setting and the load average, and writes JSON.
 ``parallel_games`` is the total: with N actors each plays parallel_games / N games at a time.
 ``N:G`` runs N actors in G batching groups (``2:2``: each actor's leaves a batch of their own; the
-default is one group, every actor's leaves in one batch).
+default is one group, every actor's leaves in one batch). On CUDA, ``--cuda-graphs off,on``
+alternates every setting without and with the server's forward passes replayed from CUDA graphs
+(reported as ``N+graphs``).
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ def main() -> None:
     )
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the server")
     parser.add_argument("--device", default="cpu")
+    parser.add_argument(
+        "--cuda-graphs", default="off", help="off, on or off,on (alternated; CUDA only)"
+    )
     parser.add_argument("--out", default="bench_alphazero_actors.json")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -72,14 +77,22 @@ def main() -> None:
     torch.manual_seed(0)
     device = torch.device(args.device)
     net = network_from_config(game.spec, dataclasses.asdict(config)).to(device)
-    settings = args.actors.split(",")
+    modes = args.cuda_graphs.split(",")
+    if not set(modes) <= {"off", "on"}:
+        parser.error(f"--cuda-graphs takes off, on or off,on, got {args.cuda_graphs!r}")
+    settings = [
+        actors + ("+graphs" if mode == "on" else "")
+        for actors in args.actors.split(",")
+        for mode in modes
+    ]
     default_groups = actors_module.DEFAULT_GROUPS
     runs: list[dict] = []
     for round_ in range(args.rounds):
         for setting in settings:
-            count, _, groups = setting.partition(":")
+            actors, _, graphs = setting.partition("+")
+            count, _, groups = actors.partition(":")
             actors_module.DEFAULT_GROUPS = int(groups) if groups else default_groups
-            run_config = dataclasses.replace(config, actors=int(count))
+            run_config = dataclasses.replace(config, actors=int(count), cuda_graphs=bool(graphs))
             buffer = ReplayBuffer(100_000, game.spec.observation_shape, game.spec.num_players)
             rng = np.random.default_rng(round_)
             load_before = os.getloadavg()[0]
@@ -97,7 +110,7 @@ def main() -> None:
             }
             runs.append(run)
             print(
-                f"round {round_} actors {setting:>4}: {run['positions']:6.0f} positions "
+                f"round {round_} actors {setting:>10}: {run['positions']:6.0f} positions "
                 f"in {run['seconds']:6.1f} s wall, {run['cpu_seconds']:6.1f} s CPU: "
                 f"{run['positions_per_cpu_s']:6.1f} /CPU-s, {run['positions_per_s']:6.1f} /s, "
                 f"load {load_before:.2f} -> {run['load_1min'][1]:.2f}",
@@ -113,7 +126,7 @@ def main() -> None:
         }
         s = summary[setting]
         print(
-            f"  actors {setting:>4}: {s['positions_per_cpu_s']:6.1f} positions/CPU-s, "
+            f"  actors {setting:>10}: {s['positions_per_cpu_s']:6.1f} positions/CPU-s, "
             f"{s['positions_per_s']:6.1f} positions/s, {s['leaf_evals_per_s']:7.0f} leaf evals/s"
         )
     result = {

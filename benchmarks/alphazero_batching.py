@@ -38,6 +38,11 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument(
+        "--cuda-graphs",
+        action="store_true",
+        help="replay the forward passes from CUDA graphs (training.cuda_graphs; CUDA only)",
+    )
     parser.add_argument("--out", default="bench_alphazero_batching.json")
     args = parser.parse_args()
     if args.threads:
@@ -49,7 +54,7 @@ def main() -> None:
         device
     )
     batches = [int(b) for b in args.batches.split(",")]
-    evaluate = make_batch_evaluator(net, device)
+    evaluate = make_batch_evaluator(net, device, graphs=args.cuda_graphs)
     # real positions from random play
     rng = np.random.default_rng(0)
     states, state = [], game.new_initial_state(0)
@@ -69,6 +74,7 @@ def main() -> None:
         "preset": args.preset,
         "global_pooling": pooled,
         "device": str(device),
+        "cuda_graphs": args.cuda_graphs and device.type == "cuda",
         "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "torch": torch.__version__,
         "positions_per_s": {},

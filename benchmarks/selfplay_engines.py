@@ -43,6 +43,9 @@ def main() -> None:
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--engines", default=None, help="scalar,batched (CUDA: batched only)")
     parser.add_argument("--network", default="tiny", help="network preset")
+    parser.add_argument(
+        "--cuda-graphs", action="store_true", help="replay the forward passes from CUDA graphs"
+    )
     args = parser.parse_args()
     engines = (args.engines or ("batched" if args.device == "cuda" else "scalar,batched")).split(
         ","
@@ -62,6 +65,7 @@ def main() -> None:
         simulations=args.simulations,
         cut_rounds=40,
         truncation_value="draw",
+        cuda_graphs=args.cuda_graphs,
     )
     clock = time.process_time
     if device.type == "cuda":
@@ -80,7 +84,8 @@ def main() -> None:
             rng = np.random.default_rng(round_)
             player: GamePlayer | BatchedGamePlayer
             if name == "scalar":
-                player = GamePlayer(game, config, rng, make_batch_evaluator(net, device), **common)
+                evaluate = make_batch_evaluator(net, device, graphs=args.cuda_graphs)
+                player = GamePlayer(game, config, rng, evaluate, **common)
             else:
                 player = BatchedGamePlayer(game, config, rng, net, device, **common)
             start = clock()

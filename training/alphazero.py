@@ -63,6 +63,7 @@ from stratagem.training.common import (
     write_game_records,
 )
 from stratagem.training.config import AlphaZeroConfig
+from stratagem.training.cuda_graphs import CudaGraphForward
 from stratagem.training.networks import PolicyValueNet, build_network, frozen_for_inference
 from stratagem.training.puct import BatchEvaluator
 from stratagem.training.targets import calibrate_heuristic
@@ -164,7 +165,9 @@ class ReplayBuffer:
             self.policies[i] = policies[bounds[i] : bounds[i + 1]]
 
 
-def network_forward(net: PolicyValueNet, device: torch.device, *, frozen: bool = False) -> Forward:
+def network_forward(
+    net: PolicyValueNet, device: torch.device, *, frozen: bool = False, graphs: bool = False
+) -> Forward:
     """Wrap ``net`` as ``observations -> (logits, values)`` numpy arrays (one forward).
 
     Args:
@@ -173,30 +176,36 @@ def network_forward(net: PolicyValueNet, device: torch.device, *, frozen: bool =
         frozen: On the CPU, run a frozen copy (:func:`frozen_for_inference`): faster for the
             small batches of an agent's search, but it keeps the weights of this moment, so
             only for a network that no longer trains.
+        graphs: On CUDA, replay the forward pass from CUDA graphs (:mod:`.cuda_graphs`);
+            ignored on the CPU.
     """
     use_amp = device.type == "cuda"
     model: Any = frozen_for_inference(net) if frozen and device.type == "cpu" else net
+    graphed = CudaGraphForward(net, device) if graphs and use_amp else None
 
     @torch.no_grad()
     def forward(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if net.training:  # train_network switches it; eval() every call costs a tree walk
             net.eval()
-        obs = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32)).to(device)
-        with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=use_amp):
-            logits, values = model(obs)
+        obs = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+        if graphed is not None:
+            logits, values = graphed(obs)
+        else:
+            with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=use_amp):
+                logits, values = model(obs.to(device))
         return logits.float().cpu().numpy(), values.float().cpu().numpy()
 
     return forward
 
 
 def make_batch_evaluator(
-    net: PolicyValueNet, device: torch.device, *, frozen: bool = False
+    net: PolicyValueNet, device: torch.device, *, frozen: bool = False, graphs: bool = False
 ) -> BatchEvaluator:
     """Wrap ``net`` as a :data:`~stratagem.training.puct.BatchEvaluator` (one forward per batch).
 
-    ``frozen`` as in :func:`network_forward`.
+    ``frozen`` and ``graphs`` as in :func:`network_forward`.
     """
-    return softmax_evaluator(network_forward(net, device, frozen=frozen))
+    return softmax_evaluator(network_forward(net, device, frozen=frozen, graphs=graphs))
 
 
 def _store(buffer: ReplayBuffer, done: FinishedGame, targets: list[float]) -> None:
@@ -274,7 +283,7 @@ def self_play(
                 game,
                 config,
                 rng,
-                make_batch_evaluator(net, device),
+                make_batch_evaluator(net, device, graphs=config.cuda_graphs),
                 parallel=config.parallel_games,
                 truncation_scale=truncation_scale,
                 on_finish=store,
@@ -288,7 +297,7 @@ def self_play(
             config,
             seeds,
             actor_seeds,
-            network_forward(net, device),
+            network_forward(net, device, graphs=config.cuda_graphs),
             truncation_scale=truncation_scale,
             on_game=None if bar is None else bar.update,
         )

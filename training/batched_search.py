@@ -27,6 +27,7 @@ from typing import Any
 import torch
 
 from stratagem.envs.batched.core import BatchedGame, BatchedState
+from stratagem.training.cuda_graphs import CudaGraphForward
 from stratagem.training.puct import considered_visit_sequence
 
 __all__ = ["BatchedEvaluator", "BatchedSearchResult", "batched_gumbel_search", "network_evaluator"]
@@ -58,14 +59,23 @@ class BatchedSearchResult:
     evaluations: int
 
 
-def network_evaluator(net: torch.nn.Module, device: torch.device | str) -> BatchedEvaluator:
-    """Wrap a policy-value network as a :data:`BatchedEvaluator` (bfloat16 autocast on CUDA)."""
+def network_evaluator(
+    net: torch.nn.Module, device: torch.device | str, *, graphs: bool = False
+) -> BatchedEvaluator:
+    """Wrap a policy-value network as a :data:`BatchedEvaluator` (bfloat16 autocast on CUDA).
+
+    With ``graphs`` on CUDA the forward passes are replayed from CUDA graphs
+    (:class:`~stratagem.training.cuda_graphs.CudaGraphForward`); ignored on the CPU.
+    """
     device = torch.device(device)
     use_amp = device.type == "cuda"
+    graphed = CudaGraphForward(net, device) if graphs and use_amp else None
 
     @torch.no_grad()
     def evaluate(observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         net.eval()
+        if graphed is not None:
+            return graphed(observations)
         with torch.autocast(device_type="cuda", dtype=torch.bfloat16, enabled=use_amp):
             logits, values = net(observations.to(device))
         return logits.float(), values.float()

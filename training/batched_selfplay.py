@@ -79,7 +79,7 @@ class BatchedGamePlayer:
             raise ValueError("batched self-play runs the Gumbel search (algorithm 'gumbel')")
         self.game, self.config, self.rng = game, config, rng
         self.batched = batched_game(game, device)
-        self.evaluate = network_evaluator(net, device)
+        self.evaluate = network_evaluator(net, device, graphs=config.cuda_graphs)
         self.generator = torch.Generator(device=device).manual_seed(int(rng.integers(2**62)))
         self.parallel = parallel
         self.on_finish = on_finish

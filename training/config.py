@@ -188,6 +188,10 @@ class AlphaZeroConfig:
     """Seed of every random choice of the run."""
     device: str = "auto"
     """``auto`` (CUDA when present), ``cpu`` or ``cuda``."""
+    cuda_graphs: bool = False
+    """On CUDA, replay self-play's forward passes from CUDA graphs, one per batch size rounded up
+    to a power of two, so that a pass is one launch instead of one per module (the tiny
+    network's passes are launch-bound there). Ignored on the CPU."""
     threads: int | None = None
     """CPU threads for torch (``None``: torch's default; 1 is fastest for small networks)."""
     out_dir: str = "runs/alphazero"

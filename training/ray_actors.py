@@ -96,7 +96,7 @@ def _network(spec: GameSpec, config: AlphaZeroConfig, device: Any) -> Any:
     from stratagem.training.alphazero import network_forward, network_from_config
 
     net = network_from_config(spec, dataclasses.asdict(config)).to(device)
-    return net, network_forward(net, device)
+    return net, network_forward(net, device, graphs=config.cuda_graphs)
 
 
 class _InferenceServer:
