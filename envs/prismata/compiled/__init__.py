@@ -34,36 +34,15 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
 
 from stratagem.envs.compiled_common import drop_stale_code
 from stratagem.envs.prismata.compiled import actions as _actions
+from stratagem.envs.prismata.compiled import api as _api
 from stratagem.envs.prismata.compiled import bot as _bot
 from stratagem.envs.prismata.compiled import engine as _engine
 from stratagem.envs.prismata.compiled import phases as _phases
-from stratagem.envs.prismata.compiled.api import (
-    GameResults,
-    apply,
-    check_buffer,
-    decode,
-    encode,
-    is_terminal,
-    legal_actions,
-    play_random_games,
-    record_game,
-    returns,
-)
+from stratagem.envs.prismata.compiled.api import *  # noqa: F403 (the boundary's public names)
 from stratagem.envs.prismata.compiled.tables import SOURCE_DIGEST as _DIGEST
 
 # numba's cache is keyed per file: drop machine code baked from older sources (see
 # ``stratagem.envs.compiled_common``).
 drop_stale_code((_engine, _phases, _actions, _bot), _DIGEST, __name__)
 
-__all__ = [
-    "GameResults",
-    "apply",
-    "check_buffer",
-    "decode",
-    "encode",
-    "is_terminal",
-    "legal_actions",
-    "play_random_games",
-    "record_game",
-    "returns",
-]
+__all__ = list(_api.__all__)

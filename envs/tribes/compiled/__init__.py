@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
     ) from exc
 
 from stratagem.envs.compiled_common import drop_stale_code
+from stratagem.envs.tribes.compiled import api as _api
 from stratagem.envs.tribes.compiled import capture as _capture
 from stratagem.envs.tribes.compiled import cities as _cities
 from stratagem.envs.tribes.compiled import engine as _engine
@@ -42,20 +43,7 @@ from stratagem.envs.tribes.compiled import movement as _movement
 from stratagem.envs.tribes.compiled import network as _network
 from stratagem.envs.tribes.compiled import play as _play
 from stratagem.envs.tribes.compiled import units as _units
-from stratagem.envs.tribes.compiled.api import (
-    GameResults,
-    action_stream,
-    apply,
-    check_buffer,
-    decode,
-    encode,
-    is_terminal,
-    legal_actions,
-    play_random_games,
-    prepare_games,
-    returns,
-    run_games,
-)
+from stratagem.envs.tribes.compiled.api import *  # noqa: F403 (the boundary's public names)
 from stratagem.envs.tribes.compiled.tables import SOURCE_DIGEST as _DIGEST
 
 drop_stale_code(
@@ -64,17 +52,4 @@ drop_stale_code(
     __name__,
 )
 
-__all__ = [
-    "GameResults",
-    "action_stream",
-    "apply",
-    "check_buffer",
-    "decode",
-    "encode",
-    "is_terminal",
-    "legal_actions",
-    "play_random_games",
-    "prepare_games",
-    "returns",
-    "run_games",
-]
+__all__ = list(_api.__all__)
