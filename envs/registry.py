@@ -254,8 +254,11 @@ def make_game(name: str, **config: Any) -> Game:
     unknown = sorted(set(config) - set(entry.defaults))
     if unknown:
         valid = ", ".join(sorted(entry.defaults)) or "none"
+        # Python's own wording too: libraries retry without a probed keyword (gym.make with
+        # render_mode, TorchRL's GymEnv with frameskip) only when the message says it
         raise UnknownOptionError(
-            f"{name}: unknown option(s) {', '.join(unknown)}; valid options: {valid}"
+            f"{name}: unknown option(s) {', '.join(unknown)} ({name}() got an unexpected "
+            f"keyword argument {unknown[0]!r}); valid options: {valid}"
         )
     return entry.factory(**config)
 

@@ -14,12 +14,16 @@ no window, such as ``Agg`` on a server without ``DISPLAY``).
 Tests and checkers that exercise human mode without a display (Gymnasium's ``check_env`` makes
 the environment in every listed render mode) run it inside :func:`offscreen`, the counterpart of
 pygame's ``SDL_VIDEODRIVER=dummy``: the same figure is drawn on an off-screen canvas, nothing
-waits, and the frames come back as arrays.
+waits, and the frames come back as arrays. Where the code that makes the environment is not
+yours (a library's checker, worker processes), the environment variable
+``STRATAGEM_OFFSCREEN=1`` does the same for the whole process (nothing is shown, nothing
+waits, no frame is kept).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -31,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NON_INTERACTIVE_BACKENDS",
+    "OFFSCREEN_VARIABLE",
     "DisplayError",
     "PictureWindow",
     "offscreen",
@@ -47,6 +52,13 @@ NON_INTERACTIVE_BACKENDS: frozenset[str] = frozenset(
 _DPI = 100
 #: The frame lists of the :func:`offscreen` blocks now open, innermost last.
 _OFFSCREEN: list[list[np.ndarray]] = []
+#: The environment variable that makes every human window of the process draw off-screen.
+OFFSCREEN_VARIABLE = "STRATAGEM_OFFSCREEN"
+
+
+def _offscreen_now() -> bool:
+    """Inside :func:`offscreen`, or ``STRATAGEM_OFFSCREEN`` set to anything but ``""``/``0``."""
+    return bool(_OFFSCREEN) or os.environ.get(OFFSCREEN_VARIABLE, "") not in ("", "0")
 
 
 class DisplayError(RuntimeError):
@@ -69,16 +81,16 @@ def require_display() -> ModuleType | None:
     """``matplotlib.pyplot``, once it is known that it can show a window.
 
     Returns:
-        The ``matplotlib.pyplot`` module, or ``None`` inside :func:`offscreen` (where matplotlib
-        is needed, and no display).
+        The ``matplotlib.pyplot`` module, or ``None`` inside :func:`offscreen` or with
+        ``STRATAGEM_OFFSCREEN=1`` (where matplotlib is needed, and no display).
 
     Raises:
-        DisplayError: If matplotlib is not installed, or (outside :func:`offscreen`) its
-            backend draws no window: no display, or a file backend chosen with ``MPLBACKEND``
-            or ``matplotlib.use``.
+        DisplayError: If matplotlib is not installed, or (drawing on screen) its backend draws
+            no window: no display, or a file backend chosen with ``MPLBACKEND`` or
+            ``matplotlib.use``.
     """
     matplotlib = _matplotlib()
-    if _OFFSCREEN:
+    if _offscreen_now():
         return None
     try:
         backend = str(matplotlib.get_backend())
@@ -94,7 +106,8 @@ def require_display() -> ModuleType | None:
             "which draws no window (matplotlib picks it where no display is available, e.g. "
             "DISPLAY is not set). Run where a display is available, choose an interactive "
             "backend (MPLBACKEND=TkAgg or QtAgg), or use render_mode='rgb_array' to get the "
-            "pictures as arrays"
+            f"pictures as arrays; to run human mode without a display (checkers, tests), set "
+            f"{OFFSCREEN_VARIABLE}=1 or use stratagem.envs.window.offscreen()"
         )
     return plt
 
@@ -180,9 +193,10 @@ class PictureWindow:
         else:
             self._image.set_data(frame)
         if offscreen_now:
-            canvas = self.figure.canvas
-            canvas.draw()
-            _OFFSCREEN[-1].append(np.asarray(canvas.buffer_rgba())[..., :3].copy())
+            if _OFFSCREEN:  # the innermost offscreen() block receives the window's pixels
+                canvas = self.figure.canvas
+                canvas.draw()
+                _OFFSCREEN[-1].append(np.asarray(canvas.buffer_rgba())[..., :3].copy())
         else:
             self._present(fresh)
 

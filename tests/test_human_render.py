@@ -124,6 +124,25 @@ def test_no_display_fails_clearly(agg):
         kill_the_king_v0.env(render_mode="human", map=MAP)
 
 
+def test_offscreen_variable_lets_checkers_make_human_envs_without_a_display(agg, monkeypatch):
+    """``STRATAGEM_OFFSCREEN=1``: what a library's checker or a worker process can set."""
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import render_test
+
+    with pytest.raises(DisplayError, match="STRATAGEM_OFFSCREEN=1"):
+        gym.make("stratagem/KillTheKing-v0", render_mode="human", map=MAP)
+    monkeypatch.setenv("STRATAGEM_OFFSCREEN", "1")
+    check_env(gym.make("stratagem/PushThemAll-v0", seat=0).unwrapped, skip_render_check=False)
+    render_test(lambda render_mode=None: kill_the_king_v0.env(render_mode=render_mode, map=MAP))
+    env = gym.make("stratagem/KillTheKing-v0", render_mode="human", map=MAP)
+    env.reset(seed=0)
+    assert env.render() is None and plt.get_fignums() == []  # nothing reached pyplot
+    env.close()
+    monkeypatch.setenv("STRATAGEM_OFFSCREEN", "0")  # "0" (and "") mean unset
+    with pytest.raises(DisplayError, match="needs a display"):
+        kill_the_king_v0.env(render_mode="human", map=MAP)
+
+
 def test_missing_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     with pytest.raises(DisplayError, match=r"pip install 'stratagem\[plot\]'"):
