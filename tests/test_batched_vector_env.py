@@ -205,6 +205,107 @@ def test_next_step_autoreset_ignores_the_action_and_starts_a_new_game() -> None:
     assert terminations.tolist() == [True, False, False] and rewards[0] == 1.0
 
 
+def _first_legal(observations: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    return masks.to(torch.int8).argmax(dim=1)
+
+
+def test_same_step_autoreset_gives_next_steps_episodes_without_the_restart_steps() -> None:
+    """With deterministic players, SAME_STEP's trajectory is NEXT_STEP's minus its restart steps.
+
+    The game seeds come from the same stream in the same order; NEXT_STEP's terminal
+    observation is SAME_STEP's ``final_obs``, and NEXT_STEP's restart observation is the one
+    SAME_STEP returns with the ending step.
+    """
+    config = {"map": "pta", "max_rounds": 3}
+    runs = {}
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        envs = BatchedVectorEnv(
+            "push_them_all", 1, opponent=_first_legal, seat=1, autoreset_mode=mode, **config
+        )
+        assert envs.metadata["autoreset_mode"] == mode
+        obs, info = envs.reset(seed=3)
+        rows = [("reset", obs[0], info["action_mask"][0])]
+        while sum(row[0] == "end" for row in rows) < 4:
+            obs, rewards, terminations, truncations, info = envs.step(
+                np.flatnonzero(info["action_mask"][0])[:1]
+            )
+            assert not truncations[0]
+            if terminations[0]:
+                if mode == AutoresetMode.SAME_STEP:
+                    assert info["_final_obs"].tolist() == [True]
+                    assert info["final_info"]["action_mask"][0].all()  # the terminal mask
+                    assert info["final_info"]["seat"][0] == 1
+                    rows.append(("end", info["final_obs"][0], float(rewards[0])))
+                    rows.append(("reset", obs[0], info["action_mask"][0]))
+                else:
+                    rows.append(("end", obs[0], float(rewards[0])))
+                    obs, rewards, terminations, _, info = envs.step(np.array([0]))
+                    assert rewards[0] == 0.0 and not terminations[0]
+                    rows.append(("reset", obs[0], info["action_mask"][0]))
+            else:
+                assert "final_obs" not in info
+                rows.append(("step", obs[0], float(rewards[0])))
+        runs[mode] = rows
+    next_step, same_step = runs[AutoresetMode.NEXT_STEP], runs[AutoresetMode.SAME_STEP]
+    assert [row[0] for row in next_step] == [row[0] for row in same_step]
+    for a, b in zip(next_step, same_step, strict=True):
+        assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+
+
+def test_same_step_autoreset_in_a_batch_and_with_tensors() -> None:
+    config = {**PTA, "max_rounds": 4}
+    for as_tensors in (False, True):
+        envs = BatchedVectorEnv(
+            "push_them_all", 6, autoreset_mode="SameStep", as_tensors=as_tensors, **config
+        )
+        if not as_tensors:  # Gymnasium's wrapper reads the mode and counts each episode once
+            envs = gym.wrappers.vector.RecordEpisodeStatistics(envs)
+        obs, info = envs.reset(seed=0)
+        rng, ended = np.random.default_rng(0), 0
+        for _ in range(80):
+            masks = np.asarray(info["action_mask"].cpu() if as_tensors else info["action_mask"])
+            inner = envs.unwrapped
+            assert masks.any(axis=1).all() and not inner._autoreset.any()
+            # every returned position is live: its mask is the learner's legal actions
+            legal = inner.batched.legal_mask(inner.state).cpu().numpy()
+            assert np.array_equal(masks.astype(bool), legal)
+            obs, rewards, terminations, _, info = envs.step(_masked_sample(rng, masks))
+            terminations = np.asarray(terminations.cpu() if as_tensors else terminations)
+            if terminations.any():
+                ended += int(terminations.sum())
+                flags = info["_final_obs"]
+                flags = np.asarray(flags.cpu() if as_tensors else flags)
+                assert flags.tolist() == terminations.tolist()
+                if as_tensors:
+                    assert info["final_obs"].shape == obs.shape
+                else:
+                    assert [o is not None for o in info["final_obs"]] == flags.tolist()
+                    assert info["_episode"].tolist() == terminations.tolist()
+            else:
+                assert "final_obs" not in info
+        assert ended > 6
+
+
+def test_disabled_autoreset_needs_a_partial_reset() -> None:
+    game = make_game("push_them_all", map=DUEL)
+    win = game.string_to_action(WINS[0])
+    end = game.end_turn_action
+    envs = BatchedVectorEnv(
+        "push_them_all", 2, opponent=_passive(game), seat=0, autoreset_mode="Disabled", map=DUEL
+    )
+    first, _ = envs.reset(seed=0)
+    obs, rewards, terminations, _, info = envs.step(np.array([win, end]))
+    assert terminations.tolist() == [True, False] and "final_obs" not in info
+    state = envs.state
+    with pytest.raises(RuntimeError, match=r"sub-environment\(s\) \[0\] ended .* DISABLED"):
+        envs.step(np.array([end, end]))
+    assert envs.state is state
+    again, info = envs.reset(options={"reset_mask": np.array([True, False])})
+    assert np.array_equal(again[0], first[0])
+    obs, rewards, terminations, _, info = envs.step(np.array([win, end]))
+    assert terminations.tolist() == [True, False]
+
+
 def test_gymnasium_episode_statistics_wrapper_counts_the_episodes() -> None:
     """Gymnasium's own NEXT_STEP-aware wrapper sees every episode end once."""
     envs = gym.wrappers.vector.RecordEpisodeStatistics(
@@ -329,6 +430,10 @@ def test_bad_arguments_raise_clear_errors() -> None:
         BatchedVectorEnv("push_them_all", 2, compile="yes")
     with pytest.raises(ValueError, match="no batched version"):
         BatchedVectorEnv("tribes", 2)
+    with pytest.raises(ValueError, match="autoreset_mode must be an AutoresetMode or one of"):
+        BatchedVectorEnv("push_them_all", 2, autoreset_mode="same_step")
+    with pytest.raises(ValueError, match="renders nothing"):
+        BatchedVectorEnv("push_them_all", 2, render_mode="human")
     envs = BatchedVectorEnv("push_them_all", 2, seat=0, map=DUEL)
     with pytest.raises(RuntimeError, match="before reset"):
         envs.step(np.array([0, 0]))
@@ -386,6 +491,8 @@ def test_make_vec_builds_the_batched_env_for_batched_games() -> None:
     envs = gym.make_vec("stratagem/PushThemAll-v0", num_envs=3, map="pta")
     assert isinstance(envs, BatchedVectorEnv) and envs.num_envs == 3
     assert envs.spec is not None and envs.spec.id == "stratagem/PushThemAll-v0"
+    same = gym.make_vec("stratagem/PushThemAll-v0", 2, autoreset_mode=AutoresetMode.SAME_STEP)
+    assert same.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     sync = gym.make_vec("stratagem/PushThemAll-v0", num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gym.vector.SyncVectorEnv)
     sync.close()

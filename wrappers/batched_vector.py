@@ -27,14 +27,26 @@ becomes one with a masked argmax (or a masked sample)::
 
         return act
 
-Autoreset follows Gymnasium's default ``AutoresetMode.NEXT_STEP`` exactly: the step that ends
-a sub-environment's episode returns its terminal observation (``terminations[i]`` True, the
-reward), and the next :meth:`~BatchedVectorEnv.step` ignores that sub-environment's action and
-starts a new game there (reward 0, not terminated). As in SingleAgentEnv, the mask on the
-terminal step allows every action (no action is legal, but the next action is ignored and an
-all-zero mask would break masked sampling). A game that ends before the learner's first
-decision (only possible on boards where a seat can win in its opening turn) has no decision to
-report and is replaced at once by another.
+Autoreset follows Gymnasium's three modes (``autoreset_mode=``, default
+``AutoresetMode.NEXT_STEP``, recorded in ``metadata["autoreset_mode"]``), as its
+``SyncVectorEnv`` runs them:
+
+- ``NEXT_STEP``: the step that ends a sub-environment's episode returns its terminal observation
+  (``terminations[i]`` True, the reward), and the next :meth:`~BatchedVectorEnv.step` ignores
+  that sub-environment's action and starts a new game there (reward 0, not terminated). As in
+  SingleAgentEnv, the mask on the terminal step allows every action (no action is legal, but
+  the next action is ignored and an all-zero mask would break masked sampling).
+- ``SAME_STEP``: the step that ends an episode starts the next game at once and returns its first
+  observation, with the reward and ``terminations[i]`` of the ended one; the terminal
+  observation is ``info["final_obs"][i]`` (a numpy object array, ``None`` where no episode
+  ended; with ``as_tensors`` one ``(num_envs, H, W, C)`` tensor whose rows count where
+  ``info["_final_obs"]``) and its info ``info["final_info"]`` (mask and seat of the ended
+  episode), each with its ``_`` flags.
+- ``DISABLED``: nothing restarts by itself; stepping a sub-environment whose episode ended is an
+  error until ``reset(options={"reset_mask": ...})`` restarts it.
+
+A game that ends before the learner's first decision (only possible on boards where a seat can
+win in its opening turn) has no decision to report and is replaced at once by another.
 
 An illegal learner action in a live sub-environment raises
 :class:`~stratagem.envs.core.IllegalActionError` naming the sub-environment, and nothing is
@@ -92,6 +104,10 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         compile: Run the game's rules through ``torch.compile`` (``batched_game(...,
             compile=True)``: on the CPU it needs a C++ compiler, and each new batch size
             compiles for a few seconds first).
+        autoreset_mode: An :class:`~gymnasium.vector.AutoresetMode` or its value
+            (``"NextStep"``, ``"SameStep"``, ``"Disabled"``); see the module docstring.
+        render_mode: Only ``None``: a batch of tensors has no picture (render a position
+            with ``env.game`` or use ``gym.make_vec(..., vectorization_mode="sync")``).
         **config: The game's configuration keywords (``map=...``).
 
     Attributes:
@@ -105,7 +121,7 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
     Raises:
         UnknownOptionError: For an unknown keyword (a ``TypeError`` and a ``ValueError``).
         ValueError: For a game without a batched version, or a bad ``num_envs``, opponent,
-            seat, device, ``as_tensors`` or option value.
+            seat, device, ``as_tensors``, ``autoreset_mode``, ``render_mode`` or option value.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -119,11 +135,29 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         device: torch.device | str = "cpu",
         as_tensors: bool = False,
         compile: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
         **config: Any,
     ) -> None:
         self.game = make_game(game, **config)
         spec = self.game.spec
         self._name = game_entry(game).env_id
+        try:
+            self.autoreset_mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            modes = ", ".join(repr(m.value) for m in AutoresetMode)
+            raise ValueError(
+                f"{self._name}: autoreset_mode must be an AutoresetMode or one of {modes}, "
+                f"got {autoreset_mode!r}"
+            ) from None
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        if render_mode is not None:
+            raise ValueError(
+                f"{self._name}: the batched vector env renders nothing (render_modes []), got "
+                f"render_mode={render_mode!r}; render a position with env.game, or make "
+                "Gymnasium's vector env with gym.make_vec(..., vectorization_mode='sync')"
+            )
+        self.render_mode = None
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"{self._name}: num_envs must be a positive integer, got {num_envs!r}")
         if num_envs < 1:
@@ -227,8 +261,15 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         """
         if self.state is None:
             raise RuntimeError(f"{self._name}: step() called before reset(); call reset()")
-        acts = self._learner_actions(actions)
         restart = self._autoreset
+        if self.autoreset_mode == AutoresetMode.DISABLED and bool(restart.any()):
+            ended = torch.nonzero(restart)[:, 0].tolist()
+            raise RuntimeError(
+                f"{self._name}: the episodes of sub-environment(s) {ended} ended and "
+                "autoreset_mode is DISABLED: restart them with "
+                "reset(options={'reset_mask': ...}) before stepping"
+            )
+        acts = self._learner_actions(actions)
         live = ~restart
         count = int(restart.sum())
         self.state = self.batched.step(
@@ -243,14 +284,21 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
             terminated, self.batched.returns(self.state).gather(1, seat)[:, 0], 0.0
         )
         truncated = torch.zeros_like(terminated)
+        final: dict[str, Any] = {}
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and bool(terminated.any()):
+            final = self._final(terminated)
+            self._replace(terminated, int(terminated.sum()))
+            self._settle(terminated)
+            assert not bool(self._finish_step().any())  # settled: the learner is to move
+        info = {**self._info(), **final}
         if self.as_tensors:
-            return self._observation(), rewards, terminated, truncated, self._info()
+            return self._observation(), rewards, terminated, truncated, info
         return (
             self._observation().cpu().numpy(),
             rewards.cpu().numpy().astype(np.float64),
             terminated.cpu().numpy(),
             truncated.cpu().numpy(),
-            self._info(),
+            info,
         )
 
     def action_masks(self) -> np.ndarray:
@@ -393,12 +441,35 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
     def _out(self, value: torch.Tensor) -> Any:
         return value if self.as_tensors else value.cpu().numpy()
 
-    def _info(self) -> dict[str, Any]:
-        flags = torch.ones(self.num_envs, dtype=torch.bool, device=self.device)
+    def _info(self, where: torch.Tensor | None = None) -> dict[str, Any]:
+        """The step's info: masks and seats, flagged at ``where`` (every sub-environment)."""
+        if where is None:
+            where = torch.ones(self.num_envs, dtype=torch.bool, device=self.device)
         info = {
-            "action_mask": self._mask.to(torch.int8),
-            "_action_mask": flags,
-            "seat": self.seat.clone(),
-            "_seat": flags,
+            "action_mask": self._mask.to(torch.int8) * where[:, None],
+            "_action_mask": where,
+            "seat": self.seat * where,
+            "_seat": where,
         }
         return {key: self._out(value) for key, value in info.items()}
+
+    def _final(self, ended: torch.Tensor) -> dict[str, Any]:
+        """``SAME_STEP``'s ``final_obs`` and ``final_info`` of the episodes ``ended`` now.
+
+        As Gymnasium's vector envs give them: the terminal observations in an object array
+        (``None`` elsewhere), their infos as arrays flagged where an episode ended.
+        """
+        observation = self._observation()
+        flags = self._out(ended.clone())
+        if self.as_tensors:
+            final_obs: Any = observation * ended[:, None, None, None]
+        else:
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in torch.nonzero(ended)[:, 0].tolist():
+                final_obs[i] = observation[i].cpu().numpy()
+        return {
+            "final_obs": final_obs,
+            "_final_obs": flags,
+            "final_info": self._info(ended),
+            "_final_info": flags,
+        }
