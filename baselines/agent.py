@@ -20,7 +20,7 @@ The tables are imported together, once, the first time an agent is built or list
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -79,20 +79,42 @@ AgentFactory = Callable[..., Agent]
 AgentTable = Mapping[str, tuple[AgentFactory, str]]
 
 _AGENTS: dict[str, tuple[AgentFactory, str]] = {}
+#: Agent name -> the games it plays, for agents made for some games only (a game's own table,
+#: a paper's preset); agents absent here play every game.
+_AGENT_GAMES: dict[str, frozenset[str]] = {}
 #: ``"module:attribute"`` of agent tables from above this layer (see :func:`register_agent_table`).
 _TABLE_TARGETS: list[str] = []
 #: Tables whose agents are in :data:`_AGENTS` already.
 _LOADED_TABLES: set[str] = set()
 
 
-def register_agent(name: str, factory: AgentFactory, description: str) -> None:
+def register_agent(
+    name: str,
+    factory: AgentFactory,
+    description: str,
+    *,
+    games: Sequence[str] | None = None,
+) -> None:
     """Register ``factory(game, **params) -> Agent`` under ``name``.
 
+    Args:
+        name: The name specs use.
+        factory: Builds the agent for a game from the spec's parameters.
+        description: One line, shown where agents are listed.
+        games: The games the agent is made for (a paper's preset tuned for one game), or
+            ``None`` for every game. :func:`make_agent` refuses it on any other game, because
+            such an agent relies on that game's rules and would fail deep inside a game, and
+            the unknown-agent error of another game does not list it.
+
     Raises:
-        ValueError: If ``name`` is already registered.
+        ValueError: If ``name`` is already registered or ``games`` is empty.
     """
     if name in _AGENTS:
         raise ValueError(f"agent {name!r} is already registered")
+    if games is not None:
+        if isinstance(games, str) or not games or not all(isinstance(g, str) for g in games):
+            raise ValueError(f"agent {name!r}: games must be a non-empty list of game names")
+        _AGENT_GAMES[name] = frozenset(games)
     _AGENTS[name] = (factory, description)
 
 
@@ -123,7 +145,8 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``"mcts:budget=2000,c=1.414"`` into ``("mcts", {"budget": 2000, "c": 1.414})``.
 
     Raises:
-        ValueError: If a parameter is not written ``key=value``.
+        ValueError: If a parameter is not written ``key=value`` or is given twice (the
+            second value would silently win).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
@@ -133,7 +156,10 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"agent spec {spec!r}: parameter {item!r} must be written key=value")
-        params[key.strip()] = parse_config_value(value.strip())
+        key = key.strip()
+        if key in params:
+            raise ValueError(f"agent spec {spec!r}: parameter {key!r} is given twice")
+        params[key] = parse_config_value(value.strip())
     return name.strip(), params
 
 
@@ -143,7 +169,8 @@ def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
     An object that already implements :class:`Agent` is returned as it is.
 
     Raises:
-        ValueError: For an unknown agent name or a parameter the agent does not take.
+        ValueError: For an unknown agent name (the message lists the agents that play
+            ``game``), an agent made for other games, or a parameter the agent does not take.
     """
     if not isinstance(spec, str):
         if isinstance(spec, Agent):
@@ -152,13 +179,24 @@ def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
     _ensure_loaded()
     name, params = parse_agent_spec(spec)
     params.update(overrides)
+    game_name = game.spec.name
     if name not in _AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(_AGENTS))}")
+        known = ", ".join(n for n in sorted(_AGENTS) if _plays(n, game_name))
+        raise ValueError(f"unknown agent {name!r}; agents for {game_name}: {known}")
+    if not _plays(name, game_name):
+        made_for = ", ".join(sorted(_AGENT_GAMES[name]))
+        raise ValueError(f"agent {name!r} is made for {made_for} only, not {game_name}")
     factory = _AGENTS[name][0]
     try:
         return factory(game, **params)
     except TypeError as exc:
         raise ValueError(f"agent {spec!r}: {exc}") from exc
+
+
+def _plays(name: str, game: str) -> bool:
+    """Whether the registered agent ``name`` may play ``game`` (see :func:`register_agent`)."""
+    games = _AGENT_GAMES.get(name)
+    return games is None or game in games
 
 
 def _rule_based(game: Game, **params: Any) -> Agent:
@@ -185,13 +223,15 @@ def _ensure_loaded() -> None:
     """
     import stratagem.baselines  # noqa: F401  (the generic agents register on import)
 
-    sources = [
-        (f"{game}: agents", target)
-        for game in list_games()
-        if (target := game_entry(game).agents) is not None
-    ]
+    # a game's table holds that game's own agents: they play the games naming the table only
+    games_of: dict[str, set[str]] = {}
+    for game in list_games():
+        if (target := game_entry(game).agents) is not None:
+            games_of.setdefault(target, set()).add(game)
+    sources = [(f"{', '.join(sorted(g))}: agents", target) for target, g in games_of.items()]
     sources += [(f"agent table {target}", target) for target in _TABLE_TARGETS]
     new: dict[str, tuple[AgentFactory, str]] = {}
+    new_games: dict[str, frozenset[str]] = {}
     loaded: set[str] = set()
     for what, target in sources:
         if target in _LOADED_TABLES or target in loaded:
@@ -206,7 +246,10 @@ def _ensure_loaded() -> None:
             if name in _AGENTS or name in new:
                 raise ValueError(f"{what}: agent {name!r} is already registered")
             new[name] = (item[0], str(item[1]))
+            if target in games_of:
+                new_games[name] = frozenset(games_of[target])
     _AGENTS.update(new)
+    _AGENT_GAMES.update(new_games)
     _LOADED_TABLES.update(loaded)
 
 

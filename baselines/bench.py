@@ -104,13 +104,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     bench.add_argument("game", help="game name (see 'stratagem games')")
     add_config_argument(bench)
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument(
+        "--seconds",
+        type=_positive_seconds,
+        default=2.0,
+        help="time per measurement, the --agent one included (default 2.0); a measurement "
+        "always includes at least one decision or game, so a slow planner may take longer",
+    )
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--agent", help="also measure a planner's throughput, e.g. 'mcts'")
     bench.add_argument(
         "--out", default=None, help="JSON file to write (default: bench_<game>.json)"
     )
     bench.set_defaults(func=_cmd_bench)
+
+
+def _positive_seconds(text: str) -> float:
+    """An argparse type: a positive number of seconds (argparse names the option in its error).
+
+    Raises:
+        argparse.ArgumentTypeError: For text that is not a positive finite number.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0.0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 _LABELS = (
@@ -128,13 +149,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     game = make_game(args.game, **parse_config(args.config))
     result = benchmark_game(game, seconds=args.seconds, seed=args.seed)
     if args.agent:
-        result["agent"] = agent_throughput(game, args.agent, seconds=max(args.seconds, 5.0))
+        result["agent"] = agent_throughput(game, args.agent, seconds=args.seconds, seed=args.seed)
     print(f"stratagem bench {args.game} {dict(game.spec.config)}")
     for key, label, fmt in _LABELS:
         print(f"  {label:<40} {fmt.format(result[key])}")
     for key, value in result.get("agent", {}).items():
         text = f"{value:,.1f}" if isinstance(value, float) else str(value)
-        print(f"  {'agent ' + key:<40} {text}")
+        label = "agent" if key == "agent" else f"agent {key}"  # key "agent" holds the spec
+        print(f"  {label:<40} {text}")
     out = args.out or f"bench_{args.game}.json"
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(result, fh, indent=2)

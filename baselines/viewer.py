@@ -261,7 +261,7 @@ def replay_record(record: Mapping[str, Any]) -> State:
 
 
 def play_record(
-    game: str,
+    game: str | Game,
     agents: Sequence[str],
     *,
     seed: int = 0,
@@ -273,13 +273,49 @@ def play_record(
     The record has the fields :func:`replay_record` needs, plus the returns and the agents'
     names; a game stopped by ``max_decisions`` is marked ``truncated``. Handy to make a record
     to view without running a tournament.
+
+    Args:
+        game: A registry name (built with ``config``) or a game object of a registered game;
+            the record keeps the game's name and full configuration, which is how a replay
+            builds it again.
+        agents: One agent spec string per seat (``"random"``, ``"mcts:budget=500"``): the
+            record stores them, so agent objects, which a record cannot hold, are refused.
+        seed: Seed of the initial state and of the agents' generators.
+        config: Game options when ``game`` is a name.
+        max_decisions: Stop after this many decisions (default: the game's maximum length).
+
+    Raises:
+        TypeError: For a ``game`` that is neither a name nor a game object, agents given as a
+            single string or not as spec strings, or ``config`` given with a game object.
+        ValueError: For an unknown game, a game object whose game is not registered, a bad
+            option or agent spec, or a number of agents other than the game's seats.
     """
     from stratagem.baselines.agent import make_agent
     from stratagem.baselines.match import play_game
+    from stratagem.envs.registry import game_entry
 
-    g = make_game(game, **dict(config or {}))
+    if isinstance(game, Game):
+        if config:
+            raise TypeError(
+                "play_record: config is for a game given by name; a game object has its "
+                "configuration already"
+            )
+        game_entry(game.spec.name)  # a replay rebuilds it by name: it must be registered
+        g = game
+    elif isinstance(game, str):
+        g = make_game(game, **dict(config or {}))
+    else:
+        raise TypeError(
+            f"play_record: game must be a registry name or a Game, got {type(game).__name__}"
+        )
+    if isinstance(agents, str) or not all(isinstance(a, str) for a in agents):
+        raise TypeError(
+            "play_record: agents must be a list of agent spec strings, one per seat "
+            f"(the record stores them), got {agents!r}"
+        )
+    name = g.spec.name
     if len(agents) != g.spec.num_players:
-        raise ValueError(f"{game} needs {g.spec.num_players} agents, got {len(agents)}")
+        raise ValueError(f"{name} needs {g.spec.num_players} agents, got {len(agents)}")
     players = [make_agent(spec, g) for spec in agents]
     actions: list[int] = []
     state = play_game(
@@ -293,7 +329,7 @@ def play_record(
     )
     finished = state.is_terminal()
     return {
-        "game": game,
+        "game": name,
         "config": dict(g.spec.config),
         "seed": seed,
         "rules_version": g.spec.version,

@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.base import BaseWrapper
 
-from stratagem.envs.core import IllegalActionError, State, as_action_index
+from stratagem.envs.core import State, action_in_space, as_action_index
 from stratagem.envs.registry import make_game
 from stratagem.envs.window import human_window, render_state
 
@@ -235,13 +235,7 @@ class CheckActionWrapper(BaseWrapper):
         agent = self.agent_selection
         if not (self.terminations[agent] or self.truncations[agent]):
             name = f"{self.metadata.get('name', 'env')} ({agent})"
-            action = as_action_index(action, name)
-            size = int(self.action_space(agent).n)
-            if not 0 <= action < size:
-                raise IllegalActionError(
-                    f"{name}: action {action} is outside the action space "
-                    f"Discrete({size}) (0..{size - 1})"
-                )
+            action = action_in_space(action, int(self.action_space(agent).n), name)
         super().step(action)
 
     def __str__(self) -> str:

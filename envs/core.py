@@ -56,6 +56,7 @@ __all__ = [
     "TwoPlayerState",
     "UnitTypeNames",
     "UnitViews",
+    "action_in_space",
     "as_action_index",
     "expect_bool",
     "expect_int",
@@ -113,6 +114,31 @@ def as_action_index(action: Any, where: str) -> int:
         f"{where}: an action must be an integer index (int or numpy integer), got "
         f"{action!r} of type {type(action).__name__}"
     )
+
+
+def action_in_space(action: Any, size: int, where: str) -> int:
+    """``action`` as an index of ``Discrete(size)``, else an error naming what is wrong.
+
+    An index outside the space is a bug of the caller (a policy head of the wrong size, an
+    action meant for another game), not a move of the game, so the environments raise for it
+    whatever they do with an illegal move: PettingZoo's ``env()`` and the Gymnasium view with
+    ``illegal_action="lose"`` end the game only for an in-space action that is not legal.
+
+    Args:
+        action: The value given as an action.
+        size: The number of actions of the space.
+        where: Prefix of the error message (the game or environment name).
+
+    Raises:
+        ActionTypeError: If ``action`` is not an integer (see :func:`as_action_index`).
+        IllegalActionError: If it is outside ``0..size - 1``.
+    """
+    index = as_action_index(action, where)
+    if not 0 <= index < size:
+        raise IllegalActionError(
+            f"{where}: action {index} is outside the action space Discrete({size}) (0..{size - 1})"
+        )
+    return index
 
 
 @dataclass(frozen=True)
@@ -405,6 +431,17 @@ class State(ABC):
         """
         return None
 
+    def rounds_played(self) -> int | None:
+        """Rounds played so far in the terms of the ``max_rounds`` option (``None`` without).
+
+        The round in progress counts, so a display reads ``round 1/N`` from the first move, and
+        a game drawn at the round limit reports exactly ``max_rounds``. Games count rounds
+        internally the way their reference implementations do (Stratega's tick starts at 1 and
+        reaches ``max_rounds + 1``, other games count player-turns from 0), so status lines and
+        end-of-game statistics read this instead of the internal counter.
+        """
+        return None
+
     def end_statistics(self) -> dict[str, Any]:
         """Figures of a finished game for tournament tables; none by default.
 
@@ -478,13 +515,7 @@ class State(ABC):
             ActionTypeError: If ``action`` is not an integer (see :func:`as_action_index`).
             IllegalActionError: If it is outside ``0..action_size - 1``.
         """
-        action = as_action_index(action, self.game.spec.name)
-        if not 0 <= action < self.game.spec.action_size:
-            raise IllegalActionError(
-                f"{self.game.spec.name}: action {action} is outside the action space "
-                f"0..{self.game.spec.action_size - 1}"
-            )
-        return action
+        return action_in_space(action, self.game.spec.action_size, self.game.spec.name)
 
 
 # ----------------------------------------------------------------------------- optional hooks

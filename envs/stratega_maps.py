@@ -252,6 +252,11 @@ def refuse_untrusted_file(spec: Any, *, game: str, sources: Mapping[str, MapSour
         refuse_file_option(game, "map", spec)
 
 
+def _looks_like_a_path(name: str) -> bool:
+    """True for a map name written as a file path: with a directory part or a YAML suffix."""
+    return os.sep in name or "/" in name or name.lower().endswith((".yaml", ".yml"))
+
+
 def load_boards(
     spec: str, *, game: str, sources: Mapping[str, MapSource], parse: Parser
 ) -> tuple[Board, ...]:
@@ -294,6 +299,10 @@ def load_boards(
     if not os.path.exists(path) and ":" in spec:
         path, _, pick = spec.rpartition(":")
     if not os.path.isfile(path):
+        if _looks_like_a_path(path):
+            # The caller meant a file: say what is wrong with it, not that the name is unknown.
+            what = "is a directory" if os.path.isdir(path) else "does not exist"
+            raise MapError(f"{game}: map file {path!r} {what}")
         names = ", ".join(
             f"'{k}'" if s.kind == "game" else f"'{k}', '{k}:N'" for k, s in sources.items()
         )

@@ -52,13 +52,12 @@ PLAYER_NAMES = ("red", "blue")
 class StrategaView(Protocol):
     """What the shared drawing reads from a Stratega game's state."""
 
-    tick: int
     winner: int | None
     current_player: int
 
     @property
     def game(self) -> Any:
-        """The game (its ``round_limit`` is read)."""
+        """The game (its ``max_rounds`` is read)."""
 
     @property
     def width(self) -> int:
@@ -74,6 +73,9 @@ class StrategaView(Protocol):
 
     def units(self, player: int | None = None) -> Sequence[Any]:
         """Living units, each with ``type``, ``owner``, ``x`` and ``y``."""
+
+    def rounds_played(self) -> int:
+        """Rounds played so far, the one in progress included."""
 
 
 def board_lines(
@@ -96,12 +98,17 @@ def board_lines(
 
 
 def status_line(state: StrategaView, win_reason: str) -> str:
-    """Round and player to move, or how the game ended (``win_reason`` says why a player won)."""
+    """Round and player to move, or how the game ended (``win_reason`` says why a player won).
+
+    Rounds are counted as the ``max_rounds`` option counts them (``round 1/99`` on the first
+    move, ``draw after 99 rounds``), not by the internal tick, which ends one past the limit.
+    """
+    rounds = state.rounds_played()
     if state.winner is None:
-        return f"round {state.tick}/{state.game.round_limit}, player {state.current_player} to move"
+        return f"round {rounds}/{state.game.max_rounds}, player {state.current_player} to move"
     if state.winner < 0:
-        return f"round {state.tick}: draw (round limit)"
-    return f"round {state.tick}: player {state.winner} wins ({win_reason})"
+        return f"draw after {rounds} rounds (round limit)"
+    return f"round {rounds}: player {state.winner} wins ({win_reason})"
 
 
 @dataclass(frozen=True)

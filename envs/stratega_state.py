@@ -151,6 +151,13 @@ class StrategaGame(Game):
 
     boards: tuple[Board, ...]
     layout: SpatialActionLayout
+    #: The round counter's draw value (the counter starts at 1): ``max_rounds + 1``.
+    round_limit: int
+
+    @property
+    def max_rounds(self) -> int:
+        """Rounds played at most, the ``max_rounds`` option (the counter's draw value less 1)."""
+        return self.round_limit - 1
 
     @property
     def end_turn_action(self) -> int:
@@ -249,6 +256,14 @@ class StrategaState(TwoPlayerState, Generic[U]):
     def round_number(self) -> int:
         """Stratega's tick: the round counter, 1 at the start, shown by the observation."""
         return self.tick  # type: ignore[attr-defined]
+
+    def rounds_played(self) -> int:
+        """Rounds played so far, the one in progress included: the tick, capped at ``max_rounds``.
+
+        The tick is already 1-based while playing; a drawn game has moved it to the draw value
+        ``max_rounds + 1``, one more than the rounds it played.
+        """
+        return min(self.tick, self.game.max_rounds)  # type: ignore[attr-defined]
 
     @abstractmethod
     def _outcome(self) -> int | None:

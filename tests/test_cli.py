@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from stratagem.cli import main
 
@@ -45,6 +48,24 @@ def test_bench_writes_json(tmp_path, capsys):
     ):
         assert result[key] > 0
     assert "apply calls/s" in capsys.readouterr().out
+
+
+def test_bench_agent_measures_for_the_seconds_asked_and_labels_once(
+    tmp_path: Any, capsys: Any
+) -> None:
+    """``--seconds 0.3`` used to measure the agent for 5 s and print "agent agent mcts"."""
+    out = tmp_path / "bench.json"
+    argv = ["bench", "kill_the_king", "-c", "map=kwah:3", "--agent", "mcts:budget=50"]
+    assert main([*argv, "--seconds", "0.3", "--out", str(out)]) == 0
+    # the agent's measurement stops once 0.3 s are spent (a 50-call decision takes a few ms);
+    # before, it ran for 5 s whatever --seconds said
+    assert json.loads(out.read_text())["agent"]["seconds"] < 1.5
+    text = capsys.readouterr().out
+    assert "agent agent" not in text
+    assert any(line.split() == ["agent", "mcts:budget=50"] for line in text.splitlines())
+    with pytest.raises(SystemExit):
+        main([*argv, "--seconds", "0"])
+    assert "argument --seconds: must be a positive number of seconds" in capsys.readouterr().err
 
 
 def test_unknown_game_and_bad_option_are_one_line_errors(capsys):

@@ -16,7 +16,7 @@ import json
 
 import numpy as np
 import pytest
-from scenario_helpers import act
+from scenario_helpers import act, statuses_to_the_end
 
 from stratagem.envs import InvalidStateError, make_game
 from stratagem.envs.core import IllegalActionError
@@ -471,3 +471,18 @@ def test_json_round_trip_and_malformed_fields():
         bad["state"][key] = value
         with pytest.raises(InvalidStateError, match=match):
             game.state_from_json(json.dumps(bad))
+
+
+def test_status_and_statistics_count_rounds_as_max_rounds_does():
+    """``round 1/2`` on the first move (not ``turn 0/4``); a draw reports ``max_rounds`` rounds."""
+    state = make_game("cotg_combat", max_rounds=2).new_initial_state(0)
+    hp = "; hp 108 v 108"
+    assert statuses_to_the_end(state) == [
+        "round 1/2, player 0 to move" + hp,
+        "round 1/2, player 1 to move" + hp,
+        "round 2/2, player 0 to move" + hp,
+        "round 2/2, player 1 to move" + hp,
+        "draw after 2 rounds (round limit)" + hp,
+    ]
+    stats = state.end_statistics()
+    assert stats["rounds"] == 2.0 and stats["turns"] == 4.0  # turns: player-turns

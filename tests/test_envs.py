@@ -101,7 +101,7 @@ def test_illegal_action_message_names_action_and_player():
 def test_render_text_and_rgb():
     state = make_game("kill_the_king", map="kwah:1").new_initial_state()
     text = str(state)
-    assert "k0" in text and "k1" in text and "round 1/100" in text
+    assert "k0" in text and "k1" in text and "round 1/99" in text
     img = state.render_rgb()
     assert img.dtype == np.uint8 and img.shape[1] >= 800 and img.shape[2] == 3  # readable size
     # each player's colour appears in the picture

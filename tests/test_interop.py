@@ -219,6 +219,29 @@ def test_gym_step_after_any_termination_raises():
     env.step(int(np.flatnonzero(env.action_masks())[0]))  # playable again
 
 
+@pytest.mark.parametrize("illegal_action", ["lose", "raise"])
+def test_gym_out_of_space_action_raises_in_every_mode(illegal_action):
+    """An index outside ``Discrete(n)`` is the caller's bug: it raises, as PettingZoo's does.
+
+    With ``illegal_action="lose"`` it used to end the episode as a loss, silently.
+    """
+    env = gym.make(
+        "stratagem/KillTheKing-v0", map="kwah:4", seat=0, illegal_action=illegal_action
+    ).unwrapped
+    env.reset(seed=0)
+    before = env.game_state.to_json()
+    size = env.action_space.n
+    for bad in (-1, size, 10**9, np.int64(-5)):
+        with pytest.raises(IllegalActionError, match=rf"action {bad} is outside the action space"):
+            env.step(bad)
+    assert env.game_state.to_json() == before
+    env.step(int(np.flatnonzero(env.action_masks())[0]))  # the episode goes on
+    if illegal_action == "lose":  # an in-space illegal action still loses
+        masked = int(np.flatnonzero(env.action_masks() == 0)[0])
+        _, reward, terminated, _, info = env.step(masked)
+        assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
 # ---------------------------------------------------------------- issue 15 item 8: AEC errors
 def test_wrapped_aec_out_of_space_action_is_named():
     env = kill_the_king_v0.env(map="kwah:1")

@@ -18,10 +18,11 @@ Archer and Healer, followed by the owner.
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pytest
-from scenario_helpers import act, legal_names
+from scenario_helpers import act, legal_names, statuses_to_the_end
 
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.kill_the_king import (
@@ -888,6 +889,17 @@ def test_unknown_map_names(name, needle):
     assert needle in str(info.value)
 
 
+def test_a_missing_map_file_is_named_as_missing(tmp_path):
+    """A path names a file: the error says it does not exist, not that the map is unknown."""
+    missing = tmp_path / "nonexistent.yaml"
+    for name in (str(missing), f"{missing}:Map1", "maps/nonexistent.yml"):
+        path = name.rpartition(":Map1")[0] or name
+        with pytest.raises(MapError, match=re.escape(f"map file '{path}' does not exist")):
+            KillTheKingGame(map=name)
+    with pytest.raises(MapError, match=re.escape(f"map file '{tmp_path}' is a directory")):
+        KillTheKingGame(map=str(tmp_path))
+
+
 def test_kwah_out_of_range_names_the_valid_range():
     with pytest.raises(MapError, match=r"kwah:1 \.\. kwah:50"):
         KillTheKingGame(map="kwah:51")
@@ -984,3 +996,21 @@ def test_kwah_picks_different_boards_for_different_seeds():
     for board in game.boards:
         types = sorted(t for t, _, _, _ in board.units)
         assert types == sorted([KING, WARRIOR, ARCHER, HEALER] * 2)
+
+
+def test_status_and_statistics_count_rounds_as_max_rounds_does():
+    """``round 1/2`` on the first move, and a drawn game reports exactly ``max_rounds`` rounds.
+
+    The internal tick starts at 1 and ends at ``max_rounds + 1``; neither the status line nor the
+    ``rounds`` statistic may show it (they read ``round 1/3`` and 3 for two rounds).
+    """
+    state = KillTheKingGame(max_rounds=2).new_initial_state(0)
+    assert statuses_to_the_end(state) == [
+        "round 1/2, player 0 to move",
+        "round 1/2, player 1 to move",
+        "round 2/2, player 0 to move",
+        "round 2/2, player 1 to move",
+        "draw after 2 rounds (round limit)",
+    ]
+    assert state.tick == 3  # the rules' own counter is unchanged
+    assert state.end_statistics()["rounds"] == 2.0

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -95,3 +99,20 @@ def test_player_colours_are_drawn_exactly():
     img = state.render_rgb()
     for colour in ((220, 40, 40), (40, 80, 230)):
         assert np.all(img == colour, axis=-1).sum() > 50
+
+
+def test_make_pictures_help_prints_usage_and_writes_nothing():
+    """``make_pictures.py --help`` used to ignore the flag and regenerate every picture."""
+    folder = Path(__file__).resolve().parents[1] / "docs" / "pictures"
+    before = {p.name: p.stat().st_mtime_ns for p in folder.glob("*.png")}
+    run = subprocess.run(
+        [sys.executable, str(folder / "make_pictures.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (
+        run.stdout.startswith("usage: make_pictures.py") and "Regenerate the pictures" in run.stdout
+    )
+    assert {p.name: p.stat().st_mtime_ns for p in folder.glob("*.png")} == before

@@ -497,6 +497,38 @@ def test_make_agent_from_spec_and_presets() -> None:
         make_agent("mcts:opponent=smart", game)
 
 
+def test_agent_spec_with_a_key_given_twice_is_refused() -> None:
+    """``budget=100,budget=200`` used to keep the last value without a word."""
+    game = KillTheKingGame(map="kwah:1")
+    with pytest.raises(ValueError, match="parameter 'budget' is given twice"):
+        make_agent("mcts:budget=100,budget=200", game)
+
+
+def test_game_specific_agents_are_refused_and_unlisted_on_other_games() -> None:
+    """A paper's preset or a game's own agent is refused at construction on another game.
+
+    ``tribes_mcts`` on Push Them All used to fail inside its first decision ("prioritize_root
+    needs state.action_group"); the unknown-agent error of Kill The King listed every game's
+    agents (cotg_*, prismata_*, tribes_*).
+    """
+    pta = make_game("push_them_all")
+    with pytest.raises(
+        ValueError, match="'tribes_mcts' is made for tribes only, not push_them_all"
+    ):
+        make_agent("tribes_mcts", pta)
+    ktk = KillTheKingGame(map="kwah:1")
+    with pytest.raises(ValueError, match="'prismata_master' is made for prismata only"):
+        make_agent("prismata_master", ktk)
+    with pytest.raises(
+        ValueError, match="unknown agent 'nobody'; agents for kill_the_king:"
+    ) as err:
+        make_agent("nobody", ktk)
+    listed = str(err.value).split(": ", 1)[1].split(", ")
+    assert {"mcts", "rule_based", "scsa_ktk_mcts"} <= set(listed)
+    assert not [n for n in listed if n.startswith(("tribes_", "cotg_", "prismata_"))], listed
+    assert make_agent("tribes_mcts:budget=10", make_game("tribes")).budget == 10
+
+
 def test_agent_file(tmp_path: Any) -> None:
     path = tmp_path / "agents.toml"
     path.write_text(
@@ -508,6 +540,10 @@ def test_agent_file(tmp_path: Any) -> None:
     }
     path.write_text("[bad]\nbudget = 1\n", encoding="utf-8")
     with pytest.raises(ValueError, match="needs agent"):
+        load_agent_file(path)
+    # a file's presets become plain specs, which cannot keep a game restriction: not ignored
+    path.write_text('[mine]\nagent = "mcts"\ngames = ["tribes"]\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[mine\]: games is for the packaged presets only"):
         load_agent_file(path)
 
 

@@ -292,7 +292,7 @@ def test_bots_play_whole_games_through_make_agent():
         state.apply(agents[state.current_player].act(state, rng=rng))
     assert state.winner in (0, 1, -1)
     assert make_agent("rule_based", game).bot == "Playout"
-    with pytest.raises(ValueError, match="Prismata bots play Prismata"):
+    with pytest.raises(ValueError, match="made for prismata only, not kill_the_king"):
         make_agent("prismata_master", make_game("kill_the_king"))
 
 

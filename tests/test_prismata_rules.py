@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scenario_helpers import statuses_to_the_end
 
 from stratagem.envs import IllegalActionError, InvalidStateError, make_game
 from stratagem.envs.prismata import (
@@ -687,3 +688,21 @@ def test_observation_planes_and_render():
     assert "player 0: 2E" in text and "#0 Drone 1hp (ready, blocker)" in text
     img = state.render_rgb()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+
+
+def test_status_and_statistics_count_rounds_as_max_rounds_does():
+    """``round 1/2`` on the first move (not ``turn 1/4``); a draw reports ``max_rounds`` rounds.
+
+    The statistics name the draw ``draw``, not after the old ``turn_limit`` option.
+    """
+    state = make_game("prismata", max_rounds=2).new_initial_state(0)
+    assert statuses_to_the_end(state) == [
+        "round 1/2: player 0, action phase",
+        "round 1/2: player 1, action phase",
+        "round 2/2: player 0, action phase",
+        "round 2/2: player 1, action phase",
+        "draw after 2 rounds (round limit)",
+    ]
+    stats = state.end_statistics()
+    assert stats["rounds"] == 2.0 and stats["turns"] == 4.0 and stats["draw"] == 1.0
+    assert "turn_limit" not in stats

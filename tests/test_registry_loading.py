@@ -154,7 +154,7 @@ def test_load_target_names_what_failed() -> None:
 # A fresh process with a game whose registry entry names an agent table; the table maps names to
 # (factory, description). ``{table}`` is the table's source.
 _TOY_GAME = """
-import sys, types
+import dataclasses, sys, types
 from stratagem.baselines import agent_names, make_agent, register_agent_table
 from stratagem.baselines.simple import RandomAgent
 from stratagem.envs import make_game
@@ -164,10 +164,15 @@ module = types.ModuleType("toy_agents")
 module.AGENTS = {table}
 sys.modules["toy_agents"] = module
 make_agent("random", make_game("kill_the_king"))  # every table loaded: the toy game comes later
-register("toy", lambda *, map="default": make_game("kill_the_king", map=map), description="toy",
-         env_id="x/Toy-v0", agents="toy_agents:AGENTS")
+
+def toy(*, map="default"):
+    game = make_game("kill_the_king", map=map)
+    game.spec = dataclasses.replace(game.spec, name="toy")  # a game's own agents play it only
+    return game
+
+register("toy", toy, description="toy", env_id="x/Toy-v0", agents="toy_agents:AGENTS")
 try:
-    make_agent("toy_random", make_game("kill_the_king"))
+    make_agent("toy_random", make_game("toy"))
     print("ok", "toy_random" in agent_names())
 except ValueError as exc:
     print("error", exc)

@@ -2,11 +2,11 @@
 
 ``tests/data/terra_mystica/snellman_league/`` holds 50 ledgers of 4-player league games
 (4pLeague D1L1, seasons 60 to 66 and one of season 1; see its README), 6 of them with a player
-who dropped out (the only games with the Auren). Unlike ``tm_games/``
-they are part of the repository, so these tests always run. Three of them found rule gaps
-(issue 15); each gap has a test here that replays its game (the replay failed there before the
-fix) and shows, by corrupting the ledger row the gap decides, that the row is compared and what
-it holds.
+who dropped out (the only games with the Auren). Unlike the external ``tm_games`` folder
+(``test_terra_mystica_replay.py``) they are part of the repository, so these tests always run.
+Three of them found rule gaps (issue 15); each gap has a test here that replays its game (the
+replay failed there before the fix) and shows, by corrupting the ledger row the gap decides, that
+the row is compared and what it holds.
 """
 
 from __future__ import annotations

@@ -1,9 +1,18 @@
-"""Terra Mystica: the real game logs replay through our engine to the site's exact final VP."""
+"""Terra Mystica: the real game logs replay through our engine to the site's exact final VP.
+
+The 22 games read here are not part of the repository (those are in
+``tests/data/terra_mystica/snellman_league/``, see ``test_terra_mystica_real_games.py``): they
+live in an external ``tm_games`` folder holding ``snellman_batch/`` (21 ledgers and their
+``manifest.json``) and ``extra/4pLeague_S1_D1L1_G3.txt``. The folder is looked for in
+``$STRATAGEM_TM_GAMES``, then in ``shared/tm_games`` beside the repository's checkout, then in
+``/work/shared/tm_games``; without it these tests are skipped.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -18,11 +27,23 @@ from stratagem.envs.terra_mystica.replay import (
     replay_ledger,
 )
 
-GAMES = Path(__file__).resolve().parents[2] / "shared" / "tm_games"
-if not GAMES.is_dir():
-    GAMES = Path("/work/shared/tm_games")
+
+def _tm_games() -> Path:
+    """The external ``tm_games`` folder (see the module docstring); a missing path if none."""
+    candidates = [
+        Path(__file__).resolve().parents[2] / "shared" / "tm_games",
+        Path("/work/shared/tm_games"),
+    ]
+    if os.environ.get("STRATAGEM_TM_GAMES"):
+        candidates.insert(0, Path(os.environ["STRATAGEM_TM_GAMES"]))
+    return next((path for path in candidates if path.is_dir()), candidates[0])
+
+
+GAMES = _tm_games()
 MANIFEST = GAMES / "snellman_batch" / "manifest.json"
-pytestmark = pytest.mark.skipif(not MANIFEST.is_file(), reason="tm_games data not available")
+pytestmark = pytest.mark.skipif(
+    not MANIFEST.is_file(), reason="tm_games folder not found (set STRATAGEM_TM_GAMES)"
+)
 
 
 def _manifest_games() -> list[dict]:

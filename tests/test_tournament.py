@@ -107,6 +107,58 @@ def test_bad_requests_fail_before_playing() -> None:
         )
 
 
+def test_bad_workers_and_seeds_are_refused(capsys: pytest.CaptureFixture) -> None:
+    """``--workers 0`` was taken as 1 without a word; ``--seed -1`` failed in numpy's words."""
+    agents = ["random", "end_turn"]
+    for workers in (0, -1, True):
+        with pytest.raises(ValueError, match="workers must be a positive integer"):
+            run_tournament("kill_the_king", agents, games=2, config=FAST, workers=workers)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer, got -1"):
+        make_tasks("kill_the_king", {"a": "random", "b": "end_turn"}, games=2, seed=-1)
+    argv = ["tournament", "kill_the_king", "--agents", "random,end_turn", "--games", "2"]
+    for option, value, message in (
+        ("--workers", "0", "argument --workers/-w: must be an integer >= 1, got '0'"),
+        ("--workers", "-1", "argument --workers/-w: must be an integer >= 1, got '-1'"),
+        ("--seed", "-1", "argument --seed: must be an integer >= 0, got '-1'"),
+    ):
+        with pytest.raises(SystemExit):
+            main([*argv, f"{option}={value}"])
+        assert message in capsys.readouterr().err
+
+
+def test_parameters_given_with_a_preset_replace_its_own() -> None:
+    """``fast:budget=50`` merges into the preset's spec (a key given twice is refused)."""
+    from stratagem.baselines.tournament.cli import _resolve
+
+    presets = {"fast": "mcts:budget=100,c=0.5", "plain": "rule_based"}
+    named = _resolve(["fast:budget=50,plain:aggressive=true,fast"], presets)
+    assert named == {
+        "fast:budget=50": "mcts:budget=50,c=0.5",
+        "plain:aggressive=true": "rule_based:aggressive=true",
+        "fast": "mcts:budget=100,c=0.5",
+    }
+
+
+def test_output_paths_are_checked_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--plot /missing/dir/x.png`` used to fail with Errno 2 after every game was played."""
+    import stratagem.baselines.tournament.cli as tournament_cli
+
+    played: list[Any] = []
+    monkeypatch.setattr(tournament_cli, "run_tournament", lambda *a, **k: played.append(a))
+    argv = ["tournament", "kill_the_king", "--agents", "random,end_turn", "--games", "2"]
+    missing = tmp_path / "missing"
+    for option, path, message in (
+        ("--plot", missing / "x.png", f"--plot {missing / 'x.png'}: the folder {missing} does"),
+        ("--out", missing / "r.jsonl", f"--out {missing / 'r.jsonl'}: the folder {missing} does"),
+        ("--out", tmp_path, f"--out {tmp_path} is a folder"),
+    ):
+        assert main([*argv, option, str(path)]) == 2
+        assert message in capsys.readouterr().err
+    assert played == []
+
+
 def test_level_seeds_are_used_as_given_and_cycled_over_game_pairs() -> None:
     agents = {"a": "random", "b": "end_turn"}
     tasks = make_tasks("cotg_combat", agents, games=6, level_seeds=[2018, 2019], seed=3)

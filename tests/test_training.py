@@ -249,6 +249,106 @@ def test_checkpoint_of_another_game_is_rejected(tmp_path):
         make_agent(f"alphazero:checkpoint={tmp_path / 'junk.pt'}", ktk)
 
 
+def test_a_file_that_is_no_checkpoint_gets_our_message_with_torchs_error_as_its_cause(tmp_path):
+    """A text file as checkpoint= used to show torch's own text ("Please file an issue...")."""
+    text = tmp_path / "notes.txt"
+    text.write_text("not a network\n")
+    with pytest.raises(ValueError, match="is not a stratagem AlphaZero checkpoint") as err:
+        make_agent(f"alphazero:checkpoint={text}", make_game("tictactoe_test"))
+    assert str(text) in str(err.value)
+    assert "issue" not in str(err.value) and "weights_only" not in str(err.value)
+    assert err.value.__cause__ is not None  # torch's error stays attached
+
+
+def test_alphazero_agent_plays_on_one_torch_thread_unless_told(tmp_path):
+    """torch's one thread per core made a decision ~80x slower on a busy 2-core machine."""
+    game = make_game("kill_the_king", map="small:2")
+    torch.set_num_threads(2)  # the one_torch_thread fixture puts the setting back
+    make_agent("alphazero:checkpoint=pretrained,simulations=2", game)
+    assert torch.get_num_threads() == 1
+    make_agent("alphazero:checkpoint=pretrained,simulations=2,threads=2", game)
+    assert torch.get_num_threads() == 2
+    torch.set_num_threads(3)
+    make_agent("alphazero:checkpoint=pretrained,simulations=2,threads=null", game)
+    assert torch.get_num_threads() == 3
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ("simulations=abc", "alphazero: simulations must be an integer >= 1, got 'abc'"),
+        ("simulations=0", "alphazero: simulations must be an integer >= 1, got 0"),
+        ("threads=x", "alphazero: threads must be a positive integer or None, got 'x'"),
+        ("threads=0", "alphazero: threads must be a positive integer or None, got 0"),
+        ("algorithm=puct,c_puct=x", "alphazero: c_puct must be a number >= 0, got 'x'"),
+        ("algorithm=mcts", "alphazero: algorithm must be one of gumbel, puct, got 'mcts'"),
+        ("max_considered=true", "alphazero: max_considered must be a positive integer or None"),
+        # the shipped Kill The King network searches with Gumbel: c_puct would do nothing
+        ("c_puct=2", "alphazero: c_puct applies to algorithm=puct only, .* searches with gumbel"),
+        (
+            "algorithm=puct,max_considered=4",
+            "alphazero: max_considered applies to algorithm=gumbel only, .* searches with puct",
+        ),
+        ("device=1", "alphazero: device must be auto, cpu or cuda, got 1"),
+    ],
+)
+def test_alphazero_agent_checks_its_parameters_when_built(params, message):
+    game = make_game("kill_the_king", map="small:2")
+    with pytest.raises(ValueError, match=message):
+        make_agent(f"alphazero:checkpoint=pretrained,{params}", game)
+
+
+def test_alphazero_agent_takes_the_parameters_of_its_search():
+    game = make_game("kill_the_king", map="small:2")
+    puct = make_agent("alphazero:checkpoint=pretrained,algorithm=puct,c_puct=2,simulations=2", game)
+    assert (puct.algorithm, puct.c_puct, puct.max_considered) == ("puct", 2.0, 16)
+    gumbel = make_agent("alphazero:checkpoint=pretrained,max_considered=4,simulations=2", game)
+    assert (gumbel.algorithm, gumbel.c_puct, gumbel.max_considered) == ("gumbel", 1.5, 4)
+    assert gumbel.act(game.new_initial_state(0), rng=np.random.default_rng(0)) >= 0
+
+
+def test_bad_init_network_leaves_no_run_folder_and_names_the_option(tmp_path, capsys):
+    """The error used to advise "pass checkpoint=PATH" and leave an empty --out-dir behind."""
+    argv = ["train", "alphazero", "tictactoe_test", "--no-progress", "--no-tensorboard"]
+    out = tmp_path / "run"
+    assert main([*argv, "--init-network", "pretrained", "--out-dir", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no pretrained network ships for tictactoe_test" in err
+    assert "--init-network PATH" in err and "checkpoint=PATH" not in err
+    assert not out.exists()
+    missing = tmp_path / "missing.pt"
+    assert main([*argv, "--init-network", str(missing), "--out-dir", str(out)]) == 2
+    assert f"no checkpoint at {missing}" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_rerunning_a_finished_alphazero_run_says_it_is_finished(tmp_path, capsys):
+    """A finished run's command, run again, used to print only "{}"."""
+    config = az_config(
+        tmp_path / "run",
+        iterations=1,
+        games_per_iteration=2,
+        parallel_games=2,
+        simulations=2,
+        train_steps=1,
+    )
+    saved = tmp_path / "run.toml"
+    saved.write_text(alphazero.config_to_toml(config))
+    assert alphazero.completed_run(config) is None  # nothing there yet
+    assert main(["train", "alphazero", "tictactoe_test", "--config", str(saved)]) == 0
+    capsys.readouterr()
+    final = (tmp_path / "run" / "final.pt").read_bytes()
+    assert main(["train", "alphazero", "tictactoe_test", "--config", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'run'} already holds a finished tictactoe_test run" in out
+    assert "(iterations done: 1 of the 1 asked for)" in out
+    assert str(tmp_path / "run" / "final.pt") in out and "--iterations" in out
+    assert (tmp_path / "run" / "final.pt").read_bytes() == final  # nothing was trained
+    # more iterations, or no resume, is work to do
+    assert alphazero.completed_run(dataclasses.replace(config, iterations=2)) is None
+    assert alphazero.completed_run(dataclasses.replace(config, resume=False)) is None
+
+
 def test_alphazero_on_kill_the_king_and_as_a_tournament_agent(tmp_path, capsys):
     """The CLI trains on a real game and the checkpoint plays as an agent by name."""
     out = tmp_path / "ktk"
@@ -407,6 +507,35 @@ def test_ppo_self_play_pool_and_resume(tmp_path, monkeypatch):
     assert not list(system_tmp.glob("SB3-*"))
     with pytest.raises(ValueError, match="checkpoint of tictactoe_test"):
         ppo.train(dataclasses.replace(config, game="kill_the_king", game_config={"map": "kwah:1"}))
+
+
+def test_rerunning_a_finished_ppo_run_says_it_is_finished(tmp_path, capsys):
+    """A finished PPO run's command, run again, trained nothing but evaluated again silently."""
+    from stratagem.training import ppo
+    from stratagem.training.common import to_toml
+
+    config = ppo_config(
+        tmp_path / "run",
+        total_timesteps=64,
+        n_envs=1,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=1,
+        eval_games=2,
+    )
+    saved = tmp_path / "run.toml"
+    saved.write_text(to_toml(dataclasses.asdict(config)))
+    assert ppo.completed_run(config) is None
+    assert main(["train", "ppo", "tictactoe_test", "--config", str(saved)]) == 0
+    capsys.readouterr()
+    results = (tmp_path / "run" / "results.json").read_text()
+    assert main(["train", "ppo", "tictactoe_test", "--config", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'run'} already holds a finished tictactoe_test run" in out
+    assert "(timesteps done: 64 of the 64 asked for)" in out and "--total-timesteps" in out
+    assert str(tmp_path / "run" / "results.json") in out
+    assert (tmp_path / "run" / "results.json").read_text() == results
+    assert ppo.completed_run(dataclasses.replace(config, total_timesteps=128)) is None
 
 
 def test_ppo_shaping_options_are_checked_and_used(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario_helpers import statuses_to_the_end
 
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.tribes import cities as CT
@@ -706,6 +707,25 @@ def test_game_lengths_follow_the_modes():
         legal = s.legal_action_list()
         s.apply(legal[int(rng.integers(len(legal)))])
     assert s.tick == 3 and sorted(s.result) == [C.WIN, C.LOSS]
+
+
+def test_status_and_statistics_count_rounds_as_max_rounds_does():
+    """``round 1/2`` on the first move (not ``turn 0/1``); the end reports ``max_rounds`` rounds."""
+    state = TribesGame(max_rounds=2).new_initial_state(0)
+    statuses = statuses_to_the_end(state)
+    assert [line.split(",")[0] for line in statuses[:-1]] == ["round 1/2"] * 2 + ["round 2/2"] * 2
+    assert statuses[-1].startswith("game over after 2 rounds; ranking ")
+    assert state.tick == 2  # the rules' own counter is unchanged
+    assert state.end_statistics()["rounds"] == 2.0
+    assert TribesGame().max_rounds == 51 and TribesGame(mode="score").max_rounds == 31
+
+
+@pytest.mark.parametrize("land", [2.0, 0.0, 0.96, -1, float("nan")])
+def test_an_initial_land_ratio_out_of_range_is_refused_up_front(land):
+    """A direct message, not "no level for game seed 0 after 256 generator seeds"."""
+    with pytest.raises(ValueError, match=r"initial_land must be in \[0.05, 0.95\]") as info:
+        TribesGame(initial_land=land)
+    assert not isinstance(info.value, LevelError)
 
 
 # ----------------------------------------------------------------------------- ruins

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from stratagem.baselines import make_agent
 from stratagem.baselines.tournament import make_tasks, play_task
 from stratagem.baselines.viewer import (
     KEYFRAME_EVERY,
@@ -192,6 +193,25 @@ def _decode(b64: str) -> np.ndarray:
     from PIL import Image
 
     return np.asarray(Image.open(io.BytesIO(base64.b64decode(b64))).convert("RGB")).copy()
+
+
+def test_play_record_takes_a_game_object_and_refuses_what_a_record_cannot_hold():
+    """A game object used to give "unknown game KillTheKingGame(map='kwah:3', ...)"."""
+    game = make_game("kill_the_king", map="kwah:3")
+    record = play_record(game, ["random", "random"], seed=2, max_decisions=10)
+    assert record["game"] == "kill_the_king" and record["config"] == dict(game.spec.config)
+    assert record == play_record(
+        "kill_the_king", ["random", "random"], seed=2, config={"map": "kwah:3"}, max_decisions=10
+    )
+    replay_record(record)
+    with pytest.raises(TypeError, match="config is for a game given by name"):
+        play_record(game, ["random", "random"], config={"map": "kwah:1"})
+    with pytest.raises(TypeError, match="game must be a registry name or a Game, got int"):
+        play_record(3, ["random", "random"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="agents must be a list of agent spec strings"):
+        play_record(game, "random")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="agents must be a list of agent spec strings"):
+        play_record(game, [make_agent("random", game), "random"])  # type: ignore[list-item]
 
 
 @pytest.mark.slow

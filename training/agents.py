@@ -7,11 +7,15 @@ the game) and ``ppo:model=path`` work in tournaments,
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import torch
 
 from stratagem.baselines.agent import BaseAgent
+from stratagem.baselines.search.config import check_choice, check_int, check_number
 from stratagem.envs.core import Game, State
+from stratagem.training.config import ALGORITHMS
 from stratagem.training.networks import PolicyValueNet
 from stratagem.training.puct import Node, gumbel_search, run_simulations, visit_policy
 
@@ -24,18 +28,27 @@ class AlphaZeroAgent(BaseAgent):
     With ``algorithm="gumbel"`` it plays the action sequential halving leaves (no noise); with
     ``puct`` the most visited one.
 
+    Parameters arrive as text from agent specs (``alphazero:simulations=abc``), so each is
+    checked here, naming it, rather than failing in the middle of a game. A parameter of the
+    other search (``c_puct`` with Gumbel, ``max_considered`` with PUCT) is refused: it would
+    change nothing, and a silently ignored setting misleads an experiment.
+
     Args:
         game: The game it plays (must match the checkpoint's game and configuration).
         checkpoint: Path of a ``checkpoint.pt`` or ``final.pt`` written by AlphaZero training,
             or ``pretrained``: the network shipped with the package for this game and board.
         simulations: Simulations per decision.
-        c_puct: Exploration constant of PUCT.
+        c_puct: Exploration constant of PUCT (``algorithm="puct"`` only; default 1.5).
         algorithm: ``gumbel`` or ``puct``; default: the one the network was trained with.
-        max_considered: Gumbel's root actions considered.
+        max_considered: Gumbel's root actions considered (``algorithm="gumbel"`` only;
+            default 16).
         device: ``auto``, ``cpu`` or ``cuda``.
-        threads: CPU threads for torch in this process (``None``: leave torch's setting). One
-            thread is fastest for the small networks, and torch's default of one per core is
-            10 times slower on a busy machine.
+        threads: CPU threads for torch in this process; ``None`` leaves torch's setting (one
+            thread per core). The default is 1 because the networks are small and evaluated
+            one position at a time: a second thread only adds synchronisation, and on a busy
+            machine torch's one thread per core made a decision about 80 times slower
+            (104 ms against 1.3 ms on two loaded cores). Torch's setting is per process, so
+            this also applies to any other torch work in the process.
     """
 
     name = "alphazero"
@@ -44,29 +57,57 @@ class AlphaZeroAgent(BaseAgent):
         self,
         game: Game,
         *,
-        checkpoint: str,
+        checkpoint: str | os.PathLike[str],
         simulations: int = 32,
-        c_puct: float = 1.5,
+        c_puct: float | None = None,
         algorithm: str | None = None,
-        max_considered: int = 16,
+        max_considered: int | None = None,
         device: str = "cpu",
-        threads: int | None = None,
+        threads: int | None = 1,
     ) -> None:
         from stratagem.training.alphazero import load_network
         from stratagem.training.common import resolve_device
 
+        who = self.name
+        if not isinstance(checkpoint, (str, os.PathLike)):
+            raise ValueError(
+                f"{who}: checkpoint must be a file path or 'pretrained', got {checkpoint!r}"
+            )
+        check_int(who, "simulations", simulations, 1)
+        if c_puct is not None:
+            check_number(who, "c_puct", c_puct)
+        if algorithm is not None:
+            check_choice(who, "algorithm", algorithm, ALGORITHMS)
+        check_int(who, "max_considered", max_considered, 1, optional=True)
+        if not isinstance(device, str):
+            raise ValueError(f"{who}: device must be auto, cpu or cuda, got {device!r}")
+        check_int(who, "threads", threads, 1, optional=True)
         dev = resolve_device(device)
-        if threads is not None:
-            if threads < 1:
-                raise ValueError(f"threads must be >= 1, got {threads}")
-            torch.set_num_threads(threads)
-        data, net = load_network(checkpoint, game)
-        cfg = data["config"]
+        data, net = load_network(str(checkpoint), game)
         if algorithm is None:
-            algorithm = cfg.get("algorithm", "puct")
+            algorithm = str(data["config"].get("algorithm", "puct"))
+        for option, value, applies in (
+            ("c_puct", c_puct, "puct"),
+            ("max_considered", max_considered, "gumbel"),
+        ):
+            if value is not None and algorithm != applies:
+                raise ValueError(
+                    f"{who}: {option} applies to algorithm={applies} only, and this agent "
+                    f"searches with {algorithm} (the network's own algorithm unless "
+                    f"algorithm= is given); drop {option} or pass algorithm={applies}"
+                )
+        if threads is not None:
+            torch.set_num_threads(threads)
         # a loaded network never trains again: its frozen copy evaluates faster on the CPU
         self._setup(
-            game, net.to(dev), dev, simulations, c_puct, algorithm, max_considered, frozen=True
+            game,
+            net.to(dev),
+            dev,
+            simulations,
+            1.5 if c_puct is None else float(c_puct),
+            algorithm,
+            16 if max_considered is None else max_considered,
+            frozen=True,
         )
 
     @classmethod
@@ -107,12 +148,10 @@ class AlphaZeroAgent(BaseAgent):
     ) -> None:
         from stratagem.training.alphazero import make_batch_evaluator
 
-        if simulations < 1:
-            raise ValueError(f"simulations must be >= 1, got {simulations}")
-        if algorithm not in ("gumbel", "puct"):
-            raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {algorithm!r}")
-        if max_considered < 1:
-            raise ValueError(f"max_considered must be >= 1, got {max_considered}")
+        check_int(self.name, "simulations", simulations, 1)
+        check_number(self.name, "c_puct", c_puct)
+        check_choice(self.name, "algorithm", algorithm, ALGORITHMS)
+        check_int(self.name, "max_considered", max_considered, 1)
         self.game = game
         self.simulations = simulations
         self.c_puct = c_puct

@@ -59,6 +59,7 @@ from stratagem.training.common import (
     atomic_torch_save,
     atomic_write,
     evaluate_agent,
+    finished_run_message,
     resolve_device,
     write_game_records,
 )
@@ -70,7 +71,14 @@ from stratagem.training.targets import calibrate_heuristic
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AlphaZeroConfig", "ReplayBuffer", "load_checkpoint", "make_batch_evaluator", "train"]
+__all__ = [
+    "AlphaZeroConfig",
+    "ReplayBuffer",
+    "completed_run",
+    "load_checkpoint",
+    "make_batch_evaluator",
+    "train",
+]
 
 
 class ReplayBuffer:
@@ -378,11 +386,16 @@ def _rng_restore(rng: np.random.Generator, data: dict[str, Any]) -> None:
 
 
 def load_checkpoint(path: str | os.PathLike, device: str = "cpu") -> dict[str, Any]:
-    """Load a checkpoint written by :func:`train` (raises ``ValueError`` if it is not one).
+    """Load a checkpoint written by :func:`train`.
 
     Checkpoints hold tensors and plain Python values only and are read with
     ``torch.load(weights_only=True)``: a crafted file cannot run code. (The replay buffer lives
     beside it in a pickle-free ``.npz``.)
+
+    Raises:
+        ValueError: If ``path`` is missing or is not such a checkpoint. For a file torch cannot
+            read, the message is ours (torch's own text asks users to file an issue with
+            torch) and torch's error is kept as the cause.
     """
     path = Path(path)
     if not path.is_file():
@@ -391,7 +404,9 @@ def load_checkpoint(path: str | os.PathLike, device: str = "cpu") -> dict[str, A
         data = torch.load(path, map_location=device, weights_only=True)
     except Exception as exc:  # torch raises many kinds for a file that is not a checkpoint
         raise ValueError(
-            f"{path} is not a stratagem AlphaZero checkpoint this version can read safely ({exc})"
+            f"{path} is not a stratagem AlphaZero checkpoint: torch cannot read it safely as a "
+            "file of tensors and plain values (another kind of file, a damaged one, or one "
+            "holding Python objects, which could run code when loaded)"
         ) from exc
     if not isinstance(data, dict) or data.get("kind") != "stratagem-alphazero":
         raise ValueError(f"{path} is not a stratagem AlphaZero checkpoint")
@@ -418,7 +433,7 @@ def _architecture(cfg: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def load_network(
-    source: str, game: Game, *, what: str = "checkpoint"
+    source: str, game: Game, *, what: str = "checkpoint", option: str = "checkpoint=PATH"
 ) -> tuple[dict, PolicyValueNet]:
     """A network file's contents and its network, built and loaded for ``game``'s board.
 
@@ -427,6 +442,8 @@ def load_network(
             or ``pretrained``, the network shipped for ``game``.
         game: The game (and board) the network is to play.
         what: How error messages name the file's role (``checkpoint``, ``init_network``).
+        option: How the user gives a file instead of ``pretrained`` (``checkpoint=PATH``,
+            ``--init-network PATH``), for the advice when no network ships for the game.
 
     Raises:
         ValueError: Naming the file and what differs: another game, or shapes that do not fit
@@ -435,7 +452,7 @@ def load_network(
     if source == "pretrained":
         from stratagem.training.pretrained import pretrained_path
 
-        source = str(pretrained_path(game))
+        source = str(pretrained_path(game, option=option))
     data = load_checkpoint(source, device="cpu")
     if data["game"] != game.spec.name:
         raise ValueError(
@@ -455,7 +472,7 @@ def load_network(
 
 def _init_weights(source: str, game: Game, config_dict: dict[str, Any]) -> dict[str, Any]:
     """The weights of ``init_network``, checked against this run's game and architecture."""
-    data, _ = load_network(source, game, what="init_network")
+    data, _ = load_network(source, game, what="init_network", option="--init-network PATH")
     if _architecture(data["config"]) != _architecture(config_dict):
         theirs = {k: data["config"].get(k) for k in _ARCHITECTURE}
         raise ValueError(
@@ -463,6 +480,31 @@ def _init_weights(source: str, game: Game, config_dict: dict[str, Any]) -> dict[
             "give this run the same --preset/--blocks/--filters and pooling options"
         )
     return data["network"]
+
+
+def completed_run(config: AlphaZeroConfig) -> str | None:
+    """Why resuming ``config`` would train nothing, or ``None`` when it has work to do.
+
+    A run whose checkpoint in ``out_dir`` has done ``config.iterations`` already would be
+    resumed, find no iteration left and return no metrics: the command line says so instead
+    (how many iterations are done, where the network is, how to go on). A checkpoint of
+    another game or configuration is not a finished run of this one: :func:`train` refuses it.
+    """
+    out = Path(config.out_dir)
+    ckpt_path = out / "checkpoint.pt"
+    # no final.pt: stopped after its last iteration but before writing it; resuming writes it
+    if not config.resume or not ckpt_path.is_file() or not (out / "final.pt").is_file():
+        return None
+    data = load_checkpoint(ckpt_path)
+    full_game_config = dict(make_game(config.game, **config.game_config).spec.config)
+    if data["game"] != config.game or data["game_config"] != full_game_config:
+        return None
+    done = int(data["iteration"])
+    if done < config.iterations or data.get("phase") != "selfplay":
+        return None
+    return finished_run_message(
+        out, config.game, done, config.iterations, "iterations", "--iterations", "final.pt"
+    )
 
 
 def train(config: AlphaZeroConfig) -> dict[str, Any]:
@@ -491,7 +533,6 @@ def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
     spec = game.spec
     full_game_config = dict(spec.config)  # every option, defaults included
     out = Path(config.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     ckpt_path = out / "checkpoint.pt"
     if config.threads is not None:
         torch.set_num_threads(config.threads)
@@ -507,7 +548,9 @@ def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
     # the network self-play uses when gating (None: the trained one); starts as the initial one
     resuming = config.resume and ckpt_path.exists()
     if config.init_network is not None and not resuming:
+        # checked before out_dir is made: a bad file leaves no empty run folder behind
         net.load_state_dict(_init_weights(config.init_network, game, config_dict))
+    out.mkdir(parents=True, exist_ok=True)
     best: dict[str, Any] | None = _weights(net) if config.gate_score is not None else None
     calibration: dict[str, float] | None = None
     buffer_file: str | None = None

@@ -226,11 +226,15 @@ def _cmd_train(args: argparse.Namespace) -> int:
         return 0
     try:
         if args.algo == "alphazero":
-            from stratagem.training.alphazero import train
+            from stratagem.training.alphazero import completed_run, train
         else:
-            from stratagem.training.ppo import train
+            from stratagem.training.ppo import completed_run, train
     except ImportError as exc:
         raise ValueError(f"training needs the train extra ({_TRAIN_EXTRA}): {exc}") from exc
+    finished = completed_run(config)
+    if finished is not None:  # a rerun of a finished command: say so, not "{}"
+        print(finished)
+        return 0
     import logging
 
     if not logging.getLogger().handlers:  # the per-iteration log line of long runs

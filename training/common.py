@@ -26,6 +26,7 @@ __all__ = [
     "atomic_write",
     "config_from_mapping",
     "evaluate_agent",
+    "finished_run_message",
     "load_toml",
     "resolve_device",
     "to_toml",
@@ -196,6 +197,32 @@ def evaluate_agent(
         "se": float(np.sqrt(max(variance, 0.0) / total)),
         "games": float(games),
     }
+
+
+def finished_run_message(
+    out: Path, game: str, done: int, wanted: int, unit: str, option: str, result: str
+) -> str:
+    """What to tell a user who resumes a run that has nothing left to do.
+
+    Rerunning a finished training command resumes it, and a resumed run that is complete
+    trains nothing; said this way the rerun is not mistaken for a run that silently did
+    nothing, and the user learns where the results are and how to go on.
+
+    Args:
+        out: The run's folder.
+        game: The game it trained on.
+        done: Iterations or timesteps done.
+        wanted: What the configuration asks for.
+        unit: ``iterations`` or ``timesteps``.
+        option: The command-line option that sets ``wanted`` (``--iterations``).
+        result: The file holding the trained network (``final.pt``).
+    """
+    return (
+        f"{out} already holds a finished {game} run ({unit} done: {done:,} of the {wanted:,} "
+        f"asked for), so there is nothing to train. The trained network is {out / result} "
+        f"(config.toml and the checkpoint beside it); raise {option} to train it further, or "
+        "give another --out-dir (or --no-resume) to start a new run."
+    )
 
 
 def write_game_records(path: Path, games: list[dict[str, Any]], **fields: Any) -> None:

@@ -12,7 +12,10 @@ from typing import Any
 from stratagem.baselines.agent import make_agent
 from stratagem.envs.registry import batched_game_names, make_game
 
-__all__ = ["PRESET_NAMES", "AlphaZeroConfig", "PPOConfig"]
+__all__ = ["ALGORITHMS", "PRESET_NAMES", "AlphaZeroConfig", "PPOConfig"]
+
+#: The tree searches of AlphaZero training and of the ``alphazero`` agent.
+ALGORITHMS = ("gumbel", "puct")
 
 #: What a cut self-play game is worth (see ``AlphaZeroConfig.truncation_value``).
 TRUNCATION_VALUES = ("none", "calibrated", "playout", "evaluator", "draw")
@@ -238,7 +241,7 @@ class AlphaZeroConfig:
                 f"truncation_value must be one of {', '.join(TRUNCATION_VALUES)}, "
                 f"got {self.truncation_value!r}"
             )
-        if self.algorithm not in ("gumbel", "puct"):
+        if self.algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be 'gumbel' or 'puct', got {self.algorithm!r}")
         if self.selfplay_engine not in SELFPLAY_ENGINES:
             raise ValueError(

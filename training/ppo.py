@@ -34,6 +34,7 @@ from stratagem.envs.registry import make_game
 from stratagem.training.common import (
     atomic_write,
     evaluate_agent,
+    finished_run_message,
     resolve_device,
     to_toml,
     write_game_records,
@@ -42,7 +43,7 @@ from stratagem.training.config import PPOConfig
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BoardExtractor", "OpponentPool", "PPOConfig", "train"]
+__all__ = ["BoardExtractor", "OpponentPool", "PPOConfig", "completed_run", "train"]
 
 
 class BoardExtractor(BaseFeaturesExtractor):
@@ -165,6 +166,42 @@ def _atomic_save(model: Any, path: Path) -> None:
 def _atomic_model_save(model: Any, path: Path, meta: dict[str, Any]) -> None:
     _atomic_save(model, path)
     atomic_write(path.with_suffix(".json"), lambda fh: fh.write(json.dumps(meta).encode()))
+
+
+def completed_run(config: PPOConfig) -> str | None:
+    """Why resuming ``config`` would train nothing, or ``None`` when it has work to do.
+
+    A run whose checkpoint in ``out_dir`` has ``config.total_timesteps`` already would be
+    resumed only to evaluate its model again: the command line says that the run is finished
+    instead (how many timesteps, where the model and its results are, how to go on). A
+    checkpoint of another game or configuration is not a finished run of this one:
+    :func:`train` refuses it.
+    """
+    out = Path(config.out_dir)
+    meta_path = out / "checkpoint.json"
+    if not config.resume or not (out / "checkpoint.zip").is_file() or not meta_path.is_file():
+        return None
+    if not (out / "model.zip").is_file() or not (out / "results.json").is_file():
+        return None  # stopped before its final model and evaluation: resuming writes them
+    meta = json.loads(meta_path.read_text())
+    full_game_config = dict(make_game(config.game, **config.game_config).spec.config)
+    if meta.get("game") != config.game or meta.get("game_config") != full_game_config:
+        return None
+    done = int(meta.get("timesteps", 0))
+    if done < config.total_timesteps:
+        return None
+    return (
+        finished_run_message(
+            out,
+            config.game,
+            done,
+            config.total_timesteps,
+            "timesteps",
+            "--total-timesteps",
+            "model.zip",
+        )
+        + f" Its evaluation is in {out / 'results.json'}."
+    )
 
 
 def train(config: PPOConfig) -> dict[str, Any]:

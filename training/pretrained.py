@@ -24,8 +24,13 @@ def shipped_games() -> list[str]:
     return sorted({p.stem.split("-")[0] for p in PRETRAINED_DIR.glob("*.pt")})
 
 
-def pretrained_path(game: Game) -> Path:
+def pretrained_path(game: Game, *, option: str = "checkpoint=PATH") -> Path:
     """The shipped network that plays ``game`` (its board and configuration).
+
+    Args:
+        game: The game and board to play.
+        option: How the caller's user names a file instead (``checkpoint=PATH`` in an agent
+            spec, ``--init-network PATH`` for training), for the error's advice.
 
     Raises:
         ValueError: Naming the games that have one, when none ships for this game or none of
@@ -41,7 +46,7 @@ def pretrained_path(game: Game) -> Path:
         shipped = ", ".join(shipped_games()) or "none"
         raise ValueError(
             f"no pretrained network ships for {name}; games with one: {shipped} "
-            "(train one with 'stratagem train alphazero' and pass checkpoint=PATH)"
+            f"(train one with 'stratagem train alphazero' and pass {option})"
         )
     for path in candidates:
         data = load_checkpoint(path)

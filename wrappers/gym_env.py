@@ -14,7 +14,11 @@ string, ``Decimal``, bytes, ``None``) raises :class:`~stratagem.envs.core.Action
 ``TypeError``) whatever the mode below, because converting it with ``int()`` would play another
 action than the one meant.
 
-Illegal actions are handled deterministically, never by crashing: with
+An integer outside the ``Discrete`` action space raises :class:`IllegalActionError` ("...
+outside the action space") whatever the mode below, as PettingZoo's ``env()`` does: it is a bug
+of the caller (a policy head of the wrong size), not a move of the game.
+
+Illegal in-space actions are handled deterministically, never by crashing: with
 ``illegal_action="lose"`` (default) the episode terminates with reward -1 and
 ``info["illegal_action"] = True``; with ``illegal_action="raise"`` an
 :class:`IllegalActionError` is raised and the state is unchanged. After any termination,
@@ -39,7 +43,7 @@ import numpy as np
 from gymnasium import spaces
 
 from stratagem.baselines.agent import Agent, make_agent
-from stratagem.envs.core import State, as_action_index
+from stratagem.envs.core import State, action_in_space
 from stratagem.envs.registry import batched_game_names, game_entry, list_games, make_game
 from stratagem.envs.window import human_window, render_state
 
@@ -138,24 +142,19 @@ class SingleAgentEnv(gym.Env):
             RuntimeError: Before the first :meth:`reset` or after a termination (an illegal
                 action's included) until the next :meth:`reset`.
             ActionTypeError: If ``action`` is not a Python or numpy integer.
-            IllegalActionError: For an illegal action with ``illegal_action="raise"``.
+            IllegalActionError: For an action outside the action space (always: it is a bug
+                of the caller, not a move), or an illegal one with ``illegal_action="raise"``.
         """
         if self._needs_reset:
             raise RuntimeError(
                 f"{self._name}: step() called before reset() or after the episode ended; "
                 "call reset()"
             )
-        a = as_action_index(action, self._name)
+        a = action_in_space(action, int(self.action_space.n), self._name)
         state = self.game_state
-        mask = state.legal_action_mask()
-        if not (0 <= a < mask.size and mask[a]):
+        if not state.legal_action_mask()[a]:
             if self.illegal_action == "raise":
-                reason = (
-                    "masked out"
-                    if 0 <= a < mask.size
-                    else f"outside the action space 0..{mask.size - 1}"
-                )
-                raise state.illegal(a, reason)
+                raise state.illegal(a, "masked out")
             self._needs_reset = True
             info = self._info()
             info["illegal_action"] = True

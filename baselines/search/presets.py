@@ -64,13 +64,20 @@ def spec_string(agent: str, params: Mapping[str, Any]) -> str:
     return agent + (":" + ",".join(items) if items else "")
 
 
-def parse_agent_table(data: Mapping[str, Any], where: str) -> dict[str, tuple[str, str]]:
-    """Turn a parsed TOML document into ``{name: (spec, description)}``.
+def parse_agent_table(
+    data: Mapping[str, Any], where: str
+) -> dict[str, tuple[str, str, tuple[str, ...] | None]]:
+    """Turn a parsed TOML document into ``{name: (spec, description, games)}``.
+
+    ``games`` is the preset's optional ``games = ["tribes"]`` key: the games it is made for
+    (``None``: every game). A paper's preset relies on its game's rules (Tribes' root
+    prioritisation needs action groups), so it is registered for those games only.
 
     Raises:
-        ValueError: If a table lacks ``agent`` or is not a table.
+        ValueError: If a table lacks ``agent``, is not a table, or has a ``games`` key that is
+            not a non-empty list of game names.
     """
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, tuple[str, str, tuple[str, ...] | None]] = {}
     for name, table in data.items():
         if not isinstance(table, dict):
             raise ValueError(f"{where}: '{name}' must be a table of agent parameters")
@@ -79,7 +86,15 @@ def parse_agent_table(data: Mapping[str, Any], where: str) -> dict[str, tuple[st
         if not isinstance(agent, str) or not agent:
             raise ValueError(f'{where}: agent preset [{name}] needs agent = "<registered name>"')
         description = str(params.pop("description", f"preset of {agent}"))
-        out[name] = (spec_string(agent, params), description)
+        games = params.pop("games", None)
+        if games is not None and (
+            not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games)
+        ):
+            raise ValueError(
+                f"{where}: agent preset [{name}]: games must be a non-empty list of game "
+                f"names, got {games!r}"
+            )
+        out[name] = (spec_string(agent, params), description, tuple(games) if games else None)
     return out
 
 
@@ -87,11 +102,21 @@ def load_agent_file(path: str | Path) -> dict[str, str]:
     """Read a TOML file of agent presets; returns ``{name: spec}``.
 
     Raises:
-        ValueError: For a missing file, invalid TOML or a malformed preset.
+        ValueError: For a missing file, invalid TOML or a malformed preset; also for a preset
+            with a ``games`` key, which only the packaged presets may have (a file's presets
+            become plain specs, which could not keep the restriction).
     """
     path = Path(path)
     data = load_toml(path, "agent file")
-    return {name: spec for name, (spec, _) in parse_agent_table(data, str(path)).items()}
+    presets: dict[str, str] = {}
+    for name, (spec, _, games) in parse_agent_table(data, str(path)).items():
+        if games is not None:
+            raise ValueError(
+                f"{path}: agent preset [{name}]: games is for the packaged presets only; "
+                "remove it (a file's presets play any game)"
+            )
+        presets[name] = spec
+    return presets
 
 
 def register_presets() -> None:
@@ -103,9 +128,10 @@ def register_presets() -> None:
         .joinpath("presets.toml")
         .read_text(encoding="utf-8")
     )
-    for name, (spec, description) in parse_agent_table(tomllib.loads(text), "presets.toml").items():
+    table = parse_agent_table(tomllib.loads(text), "presets.toml")
+    for name, (spec, description, games) in table.items():
         PACKAGED_PRESETS[name] = spec
-        register_agent(name, _preset_factory(spec), description)
+        register_agent(name, _preset_factory(spec), description, games=games)
 
 
 def _preset_factory(spec: str) -> Callable[..., Agent]:

@@ -11,6 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from stratagem.baselines.tournament.runner import run_tournament
 from stratagem.baselines.tournament.schedule import split_agent_list
@@ -89,7 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--workers",
         "-w",
-        type=int,
+        type=_positive_int,
         default=os.cpu_count() or 1,
         help="worker processes (default: CPU count; 1 plays in this process); with --backend "
         "ray and no cluster address, the CPUs of the Ray instance started here",
@@ -114,7 +115,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="JSON Lines results file, appended game by game; reruns resume",
     )
     p.add_argument("--plot", default=None, help="write a win-rate heat map PNG (matplotlib)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed, >= 0 (default 0)")
     p.add_argument(
         "--agent-file", default=None, help="TOML file of named agent presets usable in --agents"
     )
@@ -122,16 +123,73 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_tournament)
 
 
+def _positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (argparse names the option in its error)."""
+    return _int_at_least(text, 1)
+
+
+def _non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0 (argparse names the option in its error)."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text: str, low: int) -> int:
+    """``text`` as an integer >= ``low``; argparse turns the error into one naming the option.
+
+    Raises:
+        argparse.ArgumentTypeError: For text that is not such an integer.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < low:
+        raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r}")
+    return value
+
+
+def _check_output(path: str | None, option: str) -> None:
+    """Refuse an output file that cannot be written, before any game is played.
+
+    A tournament can run for hours; a typo in the folder of ``--plot`` or ``--out`` would
+    otherwise surface only when the file is written, after every game.
+
+    Raises:
+        ValueError: Naming the option, if the path is a folder or its folder is missing or
+            not writable.
+    """
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise ValueError(f"{option} {path} is a folder; give a file name")
+    if not folder.is_dir():
+        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ValueError(f"{option} {path} cannot be written (permission denied)")
+
+
 def _resolve(items: Sequence[str] | None, presets: Mapping[str, str]) -> dict[str, str]:
+    """Name -> spec of the agents listed, with ``--agent-file`` presets written out.
+
+    Parameters given with a preset's name (``fast:budget=50``) replace the preset's own: the
+    two are merged here, because a spec that names a parameter twice is refused.
+    """
+    from stratagem.baselines.agent import parse_agent_spec
+    from stratagem.baselines.search.presets import spec_string
+
     named: dict[str, str] = {}
     for item in items or ():
         for spec in split_agent_list(item):
             name = spec
             head, _, rest = spec.partition(":")
             if head in presets:
-                spec = presets[head] + (
-                    "," + rest if rest and ":" in presets[head] else (":" + rest if rest else "")
-                )
+                spec = presets[head]
+                if rest:
+                    agent, params = parse_agent_spec(spec)
+                    params.update(parse_agent_spec(name)[1])
+                    spec = spec_string(agent, params)
             if name in named:
                 raise ValueError(f"agent {name!r} is listed twice")
             named[name] = spec
@@ -170,7 +228,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         presets = load_agent_file(args.agent_file)
     agents = _resolve(args.agents, presets)
     against = _resolve(args.against, presets) if args.against else None
-    if args.plot:  # fail before playing for an hour, not after
+    # fail before playing for an hour, not after
+    _check_output(args.out, "--out")
+    _check_output(args.plot, "--plot")
+    if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:

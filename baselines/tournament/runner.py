@@ -76,8 +76,8 @@ def run_tournament(
             pair, e.g. ``"hp"`` in CotG combat; needs ``symmetric``.
 
     Raises:
-        ValueError: For unknown agents, games, options or backends, or a scoring the game
-            cannot have (checked before any game starts); a
+        ValueError: For unknown agents, games, options or backends, fewer than one worker, or
+            a scoring the game cannot have (checked before any game starts); a
             :class:`~stratagem.baselines.ray_backend.MissingExtraError` (also an
             ``ImportError``) for ``backend="ray"`` without Ray installed.
         RuntimeError: An agent failed in a game (or, on Ray, a game was lost too often).
@@ -85,6 +85,8 @@ def run_tournament(
     """
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer (1 plays here), got {workers!r}")
     if ray_address and backend != "ray":
         raise ValueError("a Ray address needs backend 'ray' (--backend ray)")
     if backend == "ray":
@@ -144,7 +146,7 @@ def run_tournament(
             for record in play_on_ray(
                 todo,
                 address=ray_address,
-                num_cpus=max(1, workers),
+                num_cpus=workers,
                 rules_versions={game: probe.spec.version},
             ):
                 accept(record)

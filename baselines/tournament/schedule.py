@@ -128,8 +128,8 @@ def make_tasks(
             seeds derived from ``seed``): a paper's fixed scenarios. Not with ``levels``.
 
     Raises:
-        ValueError: For fewer than two agents, a bad count, maps for a game without a map, or
-            level seeds that are not integers or come with ``levels``.
+        ValueError: For fewer than two agents, a bad count, a negative seed, maps for a game
+            without a map, or level seeds that are not integers or come with ``levels``.
     """
     config = dict(config or {})
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -138,6 +138,9 @@ def make_tasks(
         isinstance(levels, bool) or not isinstance(levels, int) or levels < 1
     ):
         raise ValueError(f"levels must be a positive integer, got {levels!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        # numpy's SeedSequence, which derives every game's seeds, takes no negative numbers
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if level_seeds is not None:
         level_seeds = list(level_seeds)
         if levels is not None:

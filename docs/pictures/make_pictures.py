@@ -11,10 +11,12 @@ and are skipped without it. Pictures are stored in 256 colours to keep the repos
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -67,8 +69,17 @@ def screenshot(page: Path, step: int, out: Path, chromium: str) -> None:
         save_small(Image.open(shot), out)
 
 
-def main() -> int:
-    """Write every picture; returns the exit code."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write every picture; returns the exit code.
+
+    The script takes no options, but it parses its arguments all the same: ``--help`` prints
+    what it does and exits instead of overwriting every picture, and a mistyped option is an
+    error rather than a silent regeneration.
+    """
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.parse_args(argv)
     chromium = next(
         (shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None
     )

@@ -31,6 +31,21 @@ _SPACE = (12, 12, 22)
 _SQRT3 = 3**0.5
 
 
+def _status(state: CotgCombatState) -> str:
+    """Round and player to move, or how the battle ended; the same in the text and the picture.
+
+    Rounds count as the ``max_rounds`` option does (``round 1/50`` on the first move, ``draw
+    after 50 rounds``), not by the player-turn counter the rules keep.
+    """
+    rounds = state.rounds_played()
+    if state.winner is None:
+        return f"round {rounds}/{state.game.max_rounds}, player {state.current_player} to move"
+    if state.winner < 0:
+        limit = " (round limit)" if state.turn >= state.game.turn_limit else ""
+        return f"draw after {rounds} rounds{limit}"
+    return f"round {rounds}: player {state.winner} wins (enemy destroyed)"
+
+
 def render_text(state: CotgCombatState) -> str:
     """The board, a status line and the unit list (see the module docstring)."""
     game = state.game
@@ -40,18 +55,7 @@ def render_text(state: CotgCombatState) -> str:
         rows[u.r][u.q] = _SYMBOLS[u.owner][u.type]
     lines = [f"{r:>3} " + " " * r + " ".join(row) for r, row in enumerate(rows)]
     hp0, hp1 = state.hp_totals()
-    if state.winner is None:
-        status = (
-            f"turn {state.turn}/{game.turn_limit}, player {state.current_player} to move; "
-            f"hp {hp0} v {hp1}"
-        )
-    elif state.winner < 0:
-        status = f"turn {state.turn}: draw (turn limit); hp {hp0} v {hp1}"
-    else:
-        status = (
-            f"turn {state.turn}: player {state.winner} wins (enemy destroyed); hp {hp0} v {hp1}"
-        )
-    lines.append(status)
+    lines.append(f"{_status(state)}; hp {hp0} v {hp1}")
     for p in (0, 1):
         units = ", ".join(
             f"{u.slot}:{_SYMBOLS[p][u.type]}({u.q},{u.r}) hp {u.hp} pw {u.power}"
@@ -121,13 +125,7 @@ def render_rgb(state: CotgCombatState) -> np.ndarray:
     height = probe.legend(legend_top, legend, dry_run=True) + 4
     c = pic.Canvas(width, height)
     hp0, hp1 = state.hp_totals()
-    if state.winner is None:
-        status = f"turn {state.turn}/{game.turn_limit}, player {state.current_player} to move"
-    elif state.winner < 0:
-        status = f"turn {state.turn}: draw (turn limit)"
-    else:
-        status = f"turn {state.turn}: player {state.winner} wins (enemy destroyed)"
-    c.header("CotG Combat", f"{status}; hp {hp0} v {hp1}")
+    c.header("CotG Combat", f"{_status(state)}; hp {hp0} v {hp1}")
 
     def centre(q: int, r: int) -> tuple[float, float]:
         return left + s * _SQRT3 * (q + r / 2), top + 1.5 * s * r

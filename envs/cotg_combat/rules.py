@@ -263,6 +263,11 @@ class CotgCombatGame(Game):
 
     # ------------------------------------------------------------------ contract
     @property
+    def max_rounds(self) -> int:
+        """Rounds played at most, the ``max_rounds`` option (half the player-turn limit)."""
+        return self.turn_limit // 2
+
+    @property
     def end_turn_action(self) -> int:
         """Index of ``end_turn`` (0)."""
         return END_TURN
@@ -617,14 +622,26 @@ class CotgCombatState(TwoPlayerState):
         hp = self._hp
         return sum(hp[:u_n]), sum(hp[u_n:])
 
+    def rounds_played(self) -> int:
+        """Rounds played so far, the one in progress included, at most ``max_rounds``.
+
+        ``turn`` counts the player-turns completed, so the round in progress is ``turn // 2 + 1``
+        until the limit, where the battle has played exactly ``max_rounds`` rounds.
+        """
+        return min(self.turn // 2 + 1, self.game.max_rounds)
+
     def end_statistics(self) -> dict[str, Any]:
-        """Player-turns played, and per player: ships left, hit points left and their share.
+        """Rounds and player-turns played, and per player: ships left, hit points and their share.
+
+        ``rounds`` counts as the ``max_rounds`` option does (:meth:`rounds_played`); ``turns``
+        is the player-turn counter (benchmark scripts read it).
 
         ``hp`` (hit points, not a share) is what decides the CotG paper's split symmetric
         battles (``stratagem tournament --symmetric --tie-break hp``).
         """
         alive, hp, start = self.alive_counts, self.hp_totals(), self.starting_hp()
         return {
+            "rounds": float(self.rounds_played()),
             "turns": float(self.turn),
             "ships_left": [float(a) for a in alive],
             "hp": [float(hp[0]), float(hp[1])],

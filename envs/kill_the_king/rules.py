@@ -618,10 +618,14 @@ class KillTheKingState(StrategaState[UnitView]):
         return UnitColumns(self._pos, self._hp, s.owner, s.utype, s.width)
 
     def end_statistics(self) -> dict[str, Any]:
-        """Rounds played, and per player: units left and the King's health (0 once killed)."""
+        """Rounds played, and per player: units left and the King's health (0 once killed).
+
+        Rounds count as ``max_rounds`` does (:meth:`rounds_played`): a drawn game reports
+        ``max_rounds``, not the tick, which ends one past it.
+        """
         units = [self.units(p) for p in (0, 1)]
         return {
-            "rounds": float(self.tick),
+            "rounds": float(self.rounds_played()),
             "units_left": [float(len(u)) for u in units],
             "king_health": [float(sum(x.health for x in u if x.type == 0)) for u in units],
         }

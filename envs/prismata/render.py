@@ -43,23 +43,26 @@ def _status(state: PrismataState, colours: bool) -> str:
 
     Written once so that the text and the picture always tell the same thing; ``colours`` adds
     the player's colour in the picture (``player 0 (red)``), where the sides are told apart by it.
+    Rounds count as the ``max_rounds`` option does (``round 1/100`` on the first move), not by
+    the player-turn counter the rules keep.
     """
     from stratagem.envs.prismata.rules import PHASE_NAMES
 
     def player(p: int) -> str:
         return f"player {p} ({_PLAYER_NAMES[p]})" if colours else f"player {p}"
 
+    rounds = state.rounds_played()
     if state.winner is None:
         status = (
-            f"turn {state.turn + 1}/{state.game.turn_limit}: {player(state.current_player)}, "
+            f"round {rounds}/{state.game.max_rounds}: {player(state.current_player)}, "
             f"{PHASE_NAMES[state.phase]} phase"
         )
         if state.pending >= 0:
             status += f", unit #{state.pending} waits for a target"
         return status
     if state.winner < 0:
-        return f"after {state.turn} turns: draw (turn limit)"
-    return f"after {state.turn} turns: {player(state.winner)} wins"
+        return f"draw after {rounds} rounds (round limit)"
+    return f"round {rounds}: {player(state.winner)} wins"
 
 
 def render_text(state: PrismataState) -> str:

@@ -229,6 +229,11 @@ class PrismataGame(Game):
         return tuple(sorted(BASE_SET + tuple(POOL[int(i)] for i in drawn)))
 
     @property
+    def max_rounds(self) -> int:
+        """Rounds played at most, the ``max_rounds`` option (half the player-turn limit)."""
+        return self.turn_limit // 2
+
+    @property
     def end_turn_action(self) -> int:
         """Index of ``end_phase``, the action that closes a player's action phase."""
         return self.layout.end
@@ -588,12 +593,29 @@ class PrismataState(EconomyRules, PhaseRules, StateQueries, TwoPlayerState):
             "winner": self.winner,
         }
 
+    def rounds_played(self) -> int:
+        """Rounds played so far, the one in progress included, at most ``max_rounds``.
+
+        ``turn`` counts the player-turns completed (the game ends at the end of a turn, after
+        the count), so the round in progress is ``turn // 2 + 1`` and a finished game has
+        played ``(turn + 1) // 2`` rounds: exactly ``max_rounds`` when drawn at the limit.
+        """
+        if self.winner is None:
+            return min(self.turn // 2 + 1, self.game.max_rounds)
+        return (self.turn + 1) // 2
+
     def end_statistics(self) -> dict[str, Any]:
-        """End-of-game figures for tournament tables: turns played and units left per player."""
+        """End-of-game figures for tournament tables.
+
+        ``rounds`` played (as the ``max_rounds`` option counts them, :meth:`rounds_played`),
+        ``turns`` (player-turns; benchmark scripts read it), units left per player, and
+        ``draw``: 1 for a game drawn at the round limit (Prismata's only draw), else 0.
+        """
         return {
+            "rounds": float(self.rounds_played()),
             "turns": float(self.turn),
             "units_left": [float(len(self.live[p])) for p in (0, 1)],
-            "turn_limit": float(self.winner == -1),
+            "draw": float(self.winner == -1),
         }
 
     # ------------------------------------------------------------------ queries

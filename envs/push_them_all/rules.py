@@ -423,10 +423,18 @@ class PushThemAllState(StrategaState[UnitView]):
         return len(self._s.units_of[player])
 
     def end_statistics(self) -> dict[str, Any]:
-        """Rounds played, and per player: units left and units pushed into holes by the enemy."""
+        """Rounds played, and per player: units left and units pushed into holes by the enemy.
+
+        Rounds count as ``max_rounds`` does (:meth:`rounds_played`): a drawn game reports
+        ``max_rounds``, not the tick, which ends one past it.
+        """
         left = [float(self.unit_count(p)) for p in (0, 1)]
         lost = [float(self.initial_unit_count(p)) - left[p] for p in (0, 1)]
-        return {"rounds": float(self.tick), "units_left": left, "units_pushed": lost[::-1]}
+        return {
+            "rounds": float(self.rounds_played()),
+            "units_left": left,
+            "units_pushed": lost[::-1],
+        }
 
     def unit_type_name(self, uid: int) -> str:
         """Type name of unit ``uid`` (``"warrior"`` or ``"ghost"``)."""

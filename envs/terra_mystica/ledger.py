@@ -1,6 +1,6 @@
 """The online engine's ledgers: their notation, parsed, and the error every replay raises.
 
-A ledger (``tm_games/*.txt``, spec section 13) lists the game options, the round and bonus
+A ledger (a ``.txt`` file, spec section 13) lists the game options, the round and bonus
 tiles, then one row per faction turn with the row's resources *after* it and the commands typed.
 :func:`parse_ledger` reads it into a :class:`Ledger` of :class:`LedgerRow` (the commands split
 and kept in the online engine's order); the small classifiers here tell the replay driver

@@ -1,6 +1,6 @@
 """Replays of real Terra Mystica games: the online engine's ledgers through our engine.
 
-A ledger (``tm_games/*.txt``, spec section 13) lists the game options, the round and bonus
+A ledger (a ``.txt`` file, spec section 13) lists the game options, the round and bonus
 tiles, then one row per faction turn with the row's resources *after* it and the commands typed
 (``build E7``, ``upgrade F3 to TP. +FAV11``, ``Leech 2 from witches``, ...). :func:`replay_ledger`
 turns every command into our actions and lets our engine play the game, checking:

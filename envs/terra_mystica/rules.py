@@ -2,8 +2,9 @@
 
 Source: ``specs/terra_mystica_rules.md``, written from the online engine
 (jsnell/terra-mystica), which also decides every point the spec leaves open; the engine's
-behaviour is followed where it differs from the printed rules, because the real game logs in
-``tm_games/`` were produced by it and replay exactly (see ``replay.py``).
+behaviour is followed where it differs from the printed rules, because the real game logs we
+replay (``tests/data/terra_mystica/snellman_league/``) were produced by it and replay exactly
+(see ``replay.py``).
 
 Every decision is a player's action, the out-of-turn ones included:
 

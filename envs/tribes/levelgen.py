@@ -32,6 +32,8 @@ from stratagem.envs.tribes import constants as C
 
 __all__ = [
     "BUNDLED_LEVELS",
+    "LAND_RATIO_RANGE",
+    "MAP_SIZE_RANGE",
     "JavaRandom",
     "Level",
     "LevelError",
@@ -44,6 +46,13 @@ __all__ = [
 
 class LevelError(ValueError):
     """A level file, level name or generator configuration that cannot make a game."""
+
+
+#: Generated map sides the generator accepts (the ``map_size`` option), inclusive.
+MAP_SIZE_RANGE = (6, 32)
+#: Initial land ratios the generator accepts (the ``initial_land`` option), inclusive: the
+#: fraction of tiles seeded as land before smoothing, kept away from all-water and all-land.
+LAND_RATIO_RANGE = (0.05, 0.95)
 
 
 @dataclass(frozen=True)
@@ -589,11 +598,15 @@ def generate_level(
         raise LevelError(f"tribes level generator: tribes must be distinct keys 0..3, got {tribes}")
     if size is None:
         size = C.DEFAULT_MAP_SIZE[len(tribes)]
-    if not isinstance(size, int) or isinstance(size, bool) or not 6 <= size <= 32:
-        raise LevelError(f"tribes level generator: map size must be an integer 6..32, got {size!r}")
-    if not 0.05 <= float(initial_land) <= 0.95:
+    low, high = MAP_SIZE_RANGE
+    if not isinstance(size, int) or isinstance(size, bool) or not low <= size <= high:
         raise LevelError(
-            "tribes level generator: initial land ratio must be in [0.05, 0.95], "
+            f"tribes level generator: map size must be an integer {low}..{high}, got {size!r}"
+        )
+    low_land, high_land = LAND_RATIO_RANGE
+    if not low_land <= float(initial_land) <= high_land:
+        raise LevelError(
+            f"tribes level generator: initial land ratio must be in [{low_land}, {high_land}], "
             f"got {initial_land}"
         )
     level = _Generator(seed, size, tribes, float(initial_land)).generate()

@@ -7,7 +7,7 @@ Text map: one cell of four characters per tile, ``TRUO``: terrain (``.`` plain, 
 or building (resource letters as in level files, building as a digit/letter code listed under the
 map), unit letter (``w`` warrior, ``r`` rider, ``D`` defender, ``S`` swordsman, ``a`` archer,
 ``c`` catapult, ``k`` knight, ``m`` mind bender, ``b`` boat, ``s`` ship, ``B`` battleship, ``G``
-giant) and its tribe's seat. Under the map: the turn and each tribe's stars, score, cities,
+giant) and its tribe's seat. Under the map: the round and each tribe's stars, score, cities,
 technologies and units.
 """
 
@@ -34,6 +34,23 @@ _BUILDING_CHAR = "PMFfWHLSTtgmAEYOBKZ"
 _TRIBE_RGB = np.array([[251, 2, 7], [0, 0, 255], [76, 76, 76], [255, 255, 10]], dtype=np.uint8)
 
 
+def _status(state: TribesState) -> str:
+    """Round and tribe to move, or the final ranking; the same in the text and the picture.
+
+    Rounds count as the ``max_rounds`` option does (``round 1/51`` on the first move), not by
+    the turn counter the rules keep (``tick``, from 0).
+    """
+    rounds = state.rounds_played()
+    if state.game_over:
+        ranking = ", ".join(C.TRIBES[state.tribe_type[t]].name for t in state.ranking or ())
+        return f"game over after {rounds} rounds; ranking {ranking}"
+    return (
+        f"round {rounds}/{state.game.max_rounds}, "
+        f"{C.TRIBES[state.tribe_type[state.current_player]].name} "
+        f"(seat {state.current_player}) to move"
+    )
+
+
 def render_text(state: TribesState) -> str:
     """The map, then one status line per tribe."""
     geo = state.geo
@@ -57,15 +74,7 @@ def render_text(state: TribesState) -> str:
                 tail = "  "
             cells.append(_TERRAIN_CHAR[ter] + mid + tail)
         lines.append(f"{r:>3} " + "".join(cells))
-    if state.game_over:
-        ranking = ", ".join(C.TRIBES[state.tribe_type[t]].name for t in state.ranking or ())
-        lines.append(f"turn {state.tick}: game over; ranking {ranking}")
-    else:
-        lines.append(
-            f"turn {state.tick}/{state.game.max_turns}, "
-            f"{C.TRIBES[state.tribe_type[state.current_player]].name} "
-            f"(seat {state.current_player}) to move"
-        )
+    lines.append(_status(state))
     for t in range(state.num_tribes):
         units = state.tribe_units(t)
         lines.append(
@@ -209,15 +218,7 @@ def render_rgb(state: TribesState, observer: int | None = None) -> np.ndarray:
     legend_top = key_top + 16 * len(key_lines) + 2
     height = max(probe.legend(legend_top, legend, dry_run=True) + 4, top + 560)
     c = pic.Canvas(width, height)
-    if state.game_over:
-        ranking = ", ".join(C.TRIBES[state.tribe_type[t]].name for t in state.ranking or ())
-        status = f"turn {state.tick}: game over; ranking {ranking}"
-    else:
-        status = (
-            f"turn {state.tick}/{state.game.max_turns}, "
-            f"{C.TRIBES[state.tribe_type[state.current_player]].name} "
-            f"(seat {state.current_player}) to move"
-        )
+    status = _status(state)
     title = "Tribes" + ("" if state.native else f" (as seat {seer} sees it)")
     c.header(title, status)
     label = 10 if cell < 36 else 12

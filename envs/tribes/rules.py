@@ -53,6 +53,8 @@ from stratagem.envs.tribes.geo import Geo, _all_visible
 from stratagem.envs.tribes.legal import LegalActions, LegalLink
 from stratagem.envs.tribes.levelgen import (
     BUNDLED_LEVELS,
+    LAND_RATIO_RANGE,
+    MAP_SIZE_RANGE,
     Level,
     LevelError,
     generate_level,
@@ -134,7 +136,8 @@ class TribesGame(Game):
             (0: the mode's, 51 or 31: the reference's turns 0 to 50 or 0 to 30); smaller values
             make short games.
         observability: ``"full"`` (the paper's) or ``"partial"`` (fog of war).
-        initial_land: Land fraction the generator starts from (0.5: "1:1 water/land").
+        initial_land: Land fraction the generator starts from, 0.05 to 0.95 (0.5: "1:1
+            water/land"); checked even with a level file, which does not use it.
 
     Raises:
         ValueError, LevelError: For an unknown option value, a bad level or an impossible
@@ -170,6 +173,13 @@ class TribesGame(Game):
         level = map
         if isinstance(initial_land, bool) or not isinstance(initial_land, (int, float)):
             raise ValueError(f"tribes: initial_land must be a number, got {initial_land!r}")
+        # Checked here, not only by the generator: a level that cannot be generated is otherwise
+        # reported as "no level for game seed 0 after 256 generator seeds".
+        low_land, high_land = LAND_RATIO_RANGE
+        if not low_land <= initial_land <= high_land:
+            raise ValueError(
+                f"tribes: initial_land must be in [{low_land}, {high_land}], got {initial_land!r}"
+            )
         self.mode = C.MODE_NAMES.index(mode)
         self.partial = observability == "partial"
         #: The last turn (tick) played; turns count from 0, so ``max_rounds - 1``.
@@ -189,8 +199,9 @@ class TribesGame(Game):
                     f"got {len(self.tribe_types)} ({tribes!r})"
                 )
             size = map_size or C.DEFAULT_MAP_SIZE[num_players]
-            if not 6 <= size <= 32:
-                raise ValueError(f"tribes: map_size must be 6..32, got {size}")
+            low, high = MAP_SIZE_RANGE
+            if not low <= size <= high:
+                raise ValueError(f"tribes: map_size must be {low}..{high} (or 0), got {size}")
             if level.startswith("seed:"):
                 try:
                     self._level_seeds = (int(level[5:]),)
@@ -265,6 +276,11 @@ class TribesGame(Game):
             observation_bounds=(0.0, 1.0),
             config=config,
         )
+
+    @property
+    def max_rounds(self) -> int:
+        """Rounds played at most: the ``max_rounds`` option, or the mode's (51 or 31) for 0."""
+        return self.max_turns + 1
 
     # ------------------------------------------------------------------ levels
     def _generated(self, seed: int) -> Level:
@@ -724,16 +740,24 @@ class TribesState(LegalActions, TurnFlow, StateJson, State):
         row, col = self.geo.rc[tile]
         return (row + dr) * self.geo.size + (col + dc)
 
+    def rounds_played(self) -> int:
+        """Rounds played so far, the one in progress included, at most ``max_rounds``.
+
+        The turn counter (``tick``) starts at 0 and ends one past the last turn at the round
+        limit, so this is ``tick + 1`` capped at ``max_rounds``.
+        """
+        return min(self.tick + 1, self.game.max_rounds)
+
     def end_statistics(self) -> dict[str, Any]:
         """The paper's end-of-game figures (Table 1).
 
-        Turns played, and per seat: rank, score, share of the 24 technologies researched,
-        cities and production.
+        Rounds played (as the ``max_rounds`` option counts them, :meth:`rounds_played`), and
+        per seat: rank, score, share of the 24 technologies researched, cities and production.
         """
         ranking = list(self.ranking) if self.ranking is not None else self.current_ranking()
         n = self.num_tribes
         return {
-            "turns": float(self.tick),
+            "rounds": float(self.rounds_played()),
             "rank": [float(ranking.index(t) + 1) for t in range(n)],
             "score": [float(self.score[t]) for t in range(n)],
             "techs": [self.num_techs(t) / C.NUM_TECHS for t in range(n)],

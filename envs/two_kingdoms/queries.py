@@ -8,6 +8,7 @@ of them changes the state, so they stay apart from the forward model's ``apply``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stratagem.envs.two_kingdoms.entities import (
@@ -44,6 +45,7 @@ class TwoKingdomsQueries:
     _mined: list[int]
     _mining: list[int]
     tick: int
+    rounds_played: Callable[[], int]
 
     def unit(self, uid: int) -> UnitView:
         """Snapshot of entity ``uid`` (removed entities have ``x = y = -1``)."""
@@ -120,10 +122,14 @@ class TwoKingdomsQueries:
         )
 
     def end_statistics(self) -> dict[str, Any]:
-        """Rounds played, and per player: warriors and workers left, King's health, gold."""
+        """Rounds played, and per player: warriors and workers left, King's health, gold.
+
+        Rounds count as ``max_rounds`` does (:meth:`rounds_played`): a drawn game reports
+        ``max_rounds``, not the tick, which ends one past it.
+        """
         units = [self.units(p) for p in (0, 1)]
         return {
-            "rounds": float(self.tick),
+            "rounds": float(self.rounds_played()),
             "warriors": [float(self.count(p, WARRIOR)) for p in (0, 1)],
             "workers": [float(self.count(p, WORKER)) for p in (0, 1)],
             "king_health": [float(sum(x.health for x in u if x.type == KING)) for u in units],
