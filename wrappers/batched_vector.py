@@ -442,15 +442,17 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         return value if self.as_tensors else value.cpu().numpy()
 
     def _info(self, where: torch.Tensor | None = None) -> dict[str, Any]:
-        """The step's info: masks and seats, flagged at ``where`` (every sub-environment)."""
+        """The step's info: masks and seats, flagged at ``where`` (every sub-environment).
+
+        Rows outside ``where`` are zeroed, as Gymnasium leaves the entries of sub-environments
+        without that info; the every-step info (``where=None``) needs no zeroing.
+        """
+        mask, seat = self._mask.to(torch.int8), self.seat.clone()
         if where is None:
             where = torch.ones(self.num_envs, dtype=torch.bool, device=self.device)
-        info = {
-            "action_mask": self._mask.to(torch.int8) * where[:, None],
-            "_action_mask": where,
-            "seat": self.seat * where,
-            "_seat": where,
-        }
+        else:
+            mask, seat = mask * where[:, None], seat * where
+        info = {"action_mask": mask, "_action_mask": where, "seat": seat, "_seat": where}
         return {key: self._out(value) for key, value in info.items()}
 
     def _final(self, ended: torch.Tensor) -> dict[str, Any]:
