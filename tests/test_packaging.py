@@ -60,6 +60,7 @@ def test_wheel_contains_map_data(wheel_names):
     assert "stratagem/envs/kill_the_king/data/KtKMaps_small.yaml" in wheel_names
     assert "stratagem/training/pretrained_nets/push_them_all.pt" in wheel_names  # shipped network
     assert "stratagem/training/pretrained_nets/kill_the_king.pt" in wheel_names
+    assert "stratagem/training/pretrained_nets/two_kingdoms.pt" in wheel_names
     assert "stratagem/envs/kill_the_king/data/KillTheKing.yaml" in wheel_names
 
 

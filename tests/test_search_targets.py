@@ -328,8 +328,8 @@ def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
     obs, info = env.reset(seed=0)
     legal = np.flatnonzero(info["action_mask"])
     env.step(int(legal[0]))
-    with pytest.raises(ValueError, match="no pretrained network ships for two_kingdoms"):
-        make_agent("alphazero:checkpoint=pretrained", make_game("two_kingdoms"))
+    with pytest.raises(ValueError, match="no pretrained network ships for cotg_combat"):
+        make_agent("alphazero:checkpoint=pretrained", make_game("cotg_combat"))
 
 
 def test_pretrained_kill_the_king_plays_every_board():
@@ -342,6 +342,19 @@ def test_pretrained_kill_the_king_plays_every_board():
         "stratagem/KillTheKing-v0",
         map="small",
         opponent="alphazero:checkpoint=pretrained,simulations=2",
+    )
+    obs, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_pretrained_two_kingdoms_plays_every_board():
+    import gymnasium as gym
+
+    # trained on the default board; the paper's maps and the research variant share its shapes
+    for config in ({}, {"map": "tk:7"}, {"research": True}):
+        _pretrained_plays_ten_legal_moves(make_game("two_kingdoms", **config))
+    env = gym.make(
+        "stratagem/TwoKingdoms-v0", opponent="alphazero:checkpoint=pretrained,simulations=2"
     )
     obs, info = env.reset(seed=0)
     env.step(int(np.flatnonzero(info["action_mask"])[0]))

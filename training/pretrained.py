@@ -1,8 +1,9 @@
 """Networks trained by stratagem and shipped with the package: ``checkpoint=pretrained``.
 
-``alphazero:checkpoint=pretrained`` plays the network shipped for the game being played. The
-files are the ``final.pt`` of the training runs on docs/results/training.md (which gives the
-command that made each), stored as ``pretrained_nets/<game>[-<variant>].pt``. Networks with
+``alphazero:checkpoint=pretrained`` plays the network shipped for the game being played (Push
+Them All, Kill The King and Two Kingdoms). Each file is a checkpoint (``best.pt`` or
+``final.pt``) of a training run on docs/results/training.md, which gives the command that made
+it, stored as ``pretrained_nets/<game>[-<variant>].pt``. Networks with
 global pooling and a spatial policy head have no weight tied to the board's size, so one file
 plays every board of its game; when a game ships several, the first that fits the board is used.
 """
