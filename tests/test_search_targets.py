@@ -297,9 +297,13 @@ def test_checkpoints_load_without_pickled_code(tmp_path):
 
 
 def test_pretrained_names_the_games_that_ship_a_network():
+    from stratagem.baselines import make_agent
+
     game = make_game("tictactoe_test")
     with pytest.raises(ValueError, match="no pretrained network ships for tictactoe_test"):
         AlphaZeroAgent(game, checkpoint="pretrained")
+    with pytest.raises(ValueError, match="no pretrained network ships for cotg_combat"):
+        make_agent("alphazero:checkpoint=pretrained", make_game("cotg_combat"))
 
 
 def _pretrained_plays_ten_legal_moves(game) -> None:
@@ -315,47 +319,35 @@ def _pretrained_plays_ten_legal_moves(game) -> None:
         state.apply(action)
 
 
-def test_pretrained_push_them_all_plays_as_agent_and_gymnasium_opponent():
+@pytest.mark.parametrize(
+    ("game", "boards", "env_id", "env_options"),
+    [
+        # one network for every board of the game
+        ("push_them_all", ({"map": "pta"}, {}), "stratagem/PushThemAll-v0", {}),
+        # trained on the small maps; global pooling lets the same network play kwah and default
+        (
+            "kill_the_king",
+            ({"map": "small"}, {"map": "kwah:3"}, {}),
+            "stratagem/KillTheKing-v0",
+            {"map": "small"},
+        ),
+        # trained on the default board; the paper's maps and the research variant share its shapes
+        (
+            "two_kingdoms",
+            ({}, {"map": "tk:7"}, {"research": True}),
+            "stratagem/TwoKingdoms-v0",
+            {},
+        ),
+    ],
+)
+def test_pretrained_plays_every_board_as_agent_and_gymnasium_opponent(
+    game, boards, env_id, env_options
+):
     import gymnasium as gym
 
-    from stratagem.baselines import make_agent
-
-    for config in ({"map": "pta"}, {}):  # one network for every board of the game
-        _pretrained_plays_ten_legal_moves(make_game("push_them_all", **config))
-    env = gym.make(
-        "stratagem/PushThemAll-v0", opponent="alphazero:checkpoint=pretrained,simulations=2"
-    )
-    obs, info = env.reset(seed=0)
-    legal = np.flatnonzero(info["action_mask"])
-    env.step(int(legal[0]))
-    with pytest.raises(ValueError, match="no pretrained network ships for cotg_combat"):
-        make_agent("alphazero:checkpoint=pretrained", make_game("cotg_combat"))
-
-
-def test_pretrained_kill_the_king_plays_every_board():
-    import gymnasium as gym
-
-    # trained on the small maps; global pooling lets the same network play kwah and the default
-    for config in ({"map": "small"}, {"map": "kwah:3"}, {}):
-        _pretrained_plays_ten_legal_moves(make_game("kill_the_king", **config))
-    env = gym.make(
-        "stratagem/KillTheKing-v0",
-        map="small",
-        opponent="alphazero:checkpoint=pretrained,simulations=2",
-    )
-    obs, info = env.reset(seed=0)
-    env.step(int(np.flatnonzero(info["action_mask"])[0]))
-
-
-def test_pretrained_two_kingdoms_plays_every_board():
-    import gymnasium as gym
-
-    # trained on the default board; the paper's maps and the research variant share its shapes
-    for config in ({}, {"map": "tk:7"}, {"research": True}):
-        _pretrained_plays_ten_legal_moves(make_game("two_kingdoms", **config))
-    env = gym.make(
-        "stratagem/TwoKingdoms-v0", opponent="alphazero:checkpoint=pretrained,simulations=2"
-    )
+    for config in boards:
+        _pretrained_plays_ten_legal_moves(make_game(game, **config))
+    env = gym.make(env_id, **env_options, opponent="alphazero:checkpoint=pretrained,simulations=2")
     obs, info = env.reset(seed=0)
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
 
