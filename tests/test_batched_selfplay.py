@@ -95,6 +95,27 @@ def test_batched_selfplay_with_noise_opponent_imitation_and_cuts() -> None:
             assert value is not None and value.shape == (2,)
 
 
+def test_batched_selfplay_plays_demonstration_games() -> None:
+    """Demonstration games (the baseline in every seat) store its decisions on both engines."""
+    config = AlphaZeroConfig(
+        game="push_them_all",
+        game_config=GAME_CONFIG,
+        simulations=4,
+        demonstration_share=1.0,
+        selfplay_opponent="random",
+        cut_rounds=6,
+        truncation_value="draw",
+    )
+    for engine in ("scalar", "batched"):
+        result = _play(engine, config, [(i, 200 + i) for i in range(4)], 2)
+        diag = result["diag"]
+        stored = [p for positions in result["games"].values() for p in positions]
+        assert diag.games == 4 and diag.searched == 0 and diag.imitated == len(stored) > 0
+        for _, actions, policy, value in stored:
+            assert len(actions) >= 2 and np.count_nonzero(policy) == 1 and policy.max() == 1.0
+            assert value is not None
+
+
 def test_engine_choice() -> None:
     """``auto`` takes the batched engine on CUDA only; ``batched`` says why it cannot run."""
     config = AlphaZeroConfig(game="push_them_all", game_config=GAME_CONFIG)

@@ -263,6 +263,44 @@ def test_imitate_opponent_stores_the_baselines_decisions_too(tmp_path):
         cfg(tmp_path, imitate_opponent=True).validate()
 
 
+def test_demonstration_games_store_every_unforced_decision_of_the_baseline(tmp_path):
+    buffer, metrics = _pta_self_play(
+        tmp_path,
+        cut_rounds=3,
+        truncation_value="draw",
+        demonstration_share=1.0,
+        selfplay_opponent="random",
+    )
+    # the baseline played both seats of every game: nothing was searched, all is imitated
+    assert metrics["selfplay/positions"] == 0 and metrics["selfplay/opponent_share"] == 1.0
+    assert buffer.size > 0 and metrics["selfplay/imitated_share"] == 1.0
+    for i in range(buffer.size):
+        assert len(buffer.actions[i]) > 1  # forced moves are not stored
+        assert np.count_nonzero(buffer.policies[i]) == 1 and buffer.policies[i].max() == 1.0
+    assert buffer.has_value[: buffer.size].all()
+
+
+def test_demonstration_share_draws_whole_games_and_is_checked(tmp_path):
+    config = cfg(
+        tmp_path, demonstration_share=0.25, opponent_share=0.25, selfplay_opponent="random"
+    )
+    config.validate()
+    rng = np.random.default_rng(0)
+    seats = [config.draw_opponent_seats(rng, 2) for _ in range(4000)]
+    assert abs(sum(s == frozenset({0, 1}) for s in seats) / 4000 - 0.25) < 0.03
+    assert abs(sum(len(s) == 1 for s in seats) / 4000 - 0.25) < 0.03
+    # without demonstrations the generator is used as before they existed
+    plain = cfg(tmp_path, opponent_share=0.5)
+    a, b = np.random.default_rng(3), np.random.default_rng(3)
+    for _ in range(50):
+        old = frozenset({int(b.integers(2))}) if b.random() < 0.5 else frozenset()
+        assert plain.draw_opponent_seats(a, 2) == old
+    with pytest.raises(ValueError, match="demonstration_share must be in"):
+        cfg(tmp_path, demonstration_share=1.5, selfplay_opponent="random").validate()
+    with pytest.raises(ValueError, match="opponent_share \\+ demonstration_share"):
+        cfg(tmp_path, demonstration_share=0.6, opponent_share=0.6).validate()
+
+
 def test_buffer_round_trip(tmp_path):
     buffer = alphazero.ReplayBuffer(5, (2, 2, 1), 2)
     for i in range(7):

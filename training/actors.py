@@ -178,7 +178,8 @@ class FinishedGame:
 class _Game:
     """One self-play game in progress.
 
-    ``opponent_seat`` is the seat played by ``selfplay_opponent`` (``None``: pure self-play);
+    ``opponent_seats`` are the seats played by ``selfplay_opponent`` (empty: pure self-play;
+    every seat: a demonstration game);
     ``history`` holds the network's stored decisions: (observation, legal actions, policy
     target, mover).
     """
@@ -186,7 +187,7 @@ class _Game:
     index: int
     seed: int
     root: Node
-    opponent_seat: int | None = None
+    opponent_seats: frozenset[int] = frozenset()
     history: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = field(default_factory=list)
     moves: int = 0
 
@@ -350,7 +351,7 @@ class GamePlayer:
         self.cap = config.max_moves or game.spec.max_game_length
         self.truncated = truncation_scorer(game, config.truncation_value, scale=truncation_scale)
         self.opponent = (
-            make_agent(config.selfplay_opponent, game) if config.opponent_share > 0 else None
+            make_agent(config.selfplay_opponent, game) if config.uses_opponent() else None
         )
         self.end_turn = end_turn_action(game)
         self.diag = Diagnostics(self.num_players)
@@ -364,11 +365,9 @@ class GamePlayer:
             while True:  # refill, and play up to the next searched decision of every game
                 while to_start and len(active) < self.parallel:
                     index, seed = to_start.pop(0)
-                    seat = None
-                    if self.opponent is not None and rng.random() < config.opponent_share:
-                        seat = int(rng.integers(self.num_players))
+                    seats = config.draw_opponent_seats(rng, self.num_players)
                     state = self.game.new_initial_state(seed)
-                    active.append(_Game(index, seed, Node(state), seat))
+                    active.append(_Game(index, seed, Node(state), seats))
                 before = len(active)
                 active = [g for g in active if self._advance(g)]
                 if len(active) == before or not to_start:
@@ -394,11 +393,11 @@ class GamePlayer:
         """Play forced and opponent moves; False once the game is over (or cut)."""
         while not g.root.terminal and not self._is_cut(g):
             state = g.root.state
-            if self.opponent is not None and state.current_player == g.opponent_seat:
+            if self.opponent is not None and state.current_player in g.opponent_seats:
                 mover = state.current_player
                 action = self.opponent.act(state.observed_by(mover), rng=self.rng)
                 self.diag.opponent_moves += 1
-                if self.config.imitate_opponent:
+                if self.config.imitate_opponent or len(g.opponent_seats) == self.num_players:
                     self._imitate(g, state, int(action))
             else:
                 legal = state.legal_action_list()

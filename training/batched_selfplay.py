@@ -44,7 +44,7 @@ class _Slot:
     """The game played in one row of the batch."""
 
     index: int
-    opponent_seat: int | None
+    opponent_seats: frozenset[int]
     history: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = field(default_factory=list)
     moves: int = 0
 
@@ -86,7 +86,7 @@ class BatchedGamePlayer:
         self.cap = config.max_moves or game.spec.max_game_length
         self.truncated = truncation_scorer(game, config.truncation_value, scale=truncation_scale)
         self.opponent = (
-            make_agent(config.selfplay_opponent, game) if config.opponent_share > 0 else None
+            make_agent(config.selfplay_opponent, game) if config.uses_opponent() else None
         )
         self.end_turn = end_turn_action(game)
         self.diag = Diagnostics(game.spec.num_players)
@@ -109,10 +109,8 @@ class BatchedGamePlayer:
 
     # ----------------------------------------------------------------- game bookkeeping
     def _slot(self, index: int) -> _Slot:
-        seat = None
-        if self.opponent is not None and self.rng.random() < self.config.opponent_share:
-            seat = int(self.rng.integers(self.game.spec.num_players))
-        return _Slot(index, seat)
+        seats = self.config.draw_opponent_seats(self.rng, self.game.spec.num_players)
+        return _Slot(index, seats)
 
     def _over(self, state: Any, slots: list[_Slot | None]) -> list[int]:
         """Rows whose game has ended or is cut."""
@@ -162,7 +160,7 @@ class BatchedGamePlayer:
             for i, slot in enumerate(slots):
                 if slot is None:
                     continue
-                if slot.opponent_seat is not None and movers[i] == slot.opponent_seat:
+                if movers[i] in slot.opponent_seats:
                     actions[i] = self._opponent_move(state, i, slot)
                     moving[i] = True
                 elif counts[i] == 1:
@@ -182,7 +180,8 @@ class BatchedGamePlayer:
         assert self.opponent is not None
         action = int(self.opponent.act(scalar.observed_by(mover), rng=self.rng))
         self.diag.opponent_moves += 1
-        if self.config.imitate_opponent:
+        demonstration = len(slot.opponent_seats) == self.game.spec.num_players
+        if self.config.imitate_opponent or demonstration:
             imitate(slot.history, scalar, action, self.diag)
         return action
 

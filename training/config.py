@@ -7,10 +7,13 @@ options from these fields, and configurations are saved and loaded as TOML.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stratagem.baselines.agent import make_agent
 from stratagem.envs.registry import batched_game_names, make_game
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["ALGORITHMS", "PRESET_NAMES", "AlphaZeroConfig", "PPOConfig"]
 
@@ -149,6 +152,13 @@ class AlphaZeroConfig:
     Without it the stored positions of a game the network loses are all the loser's, which
     teaches the value head that the side to move is behind; with it both sides are stored, and
     the policy head starts from the baseline's play (as AlphaGo's started from human games)."""
+    demonstration_share: float = 0.0
+    """Share of self-play games that ``selfplay_opponent`` plays in every seat, each of its
+    decisions stored (forced ones excepted) with its action as the policy target and the
+    outcome from its side as the value target: expert iteration's apprentice data (Anthony et
+    al., 2017). Where a planner is far ahead of the network, its own games show the policy the
+    planner's tempo and the value head which positions win between strong players, which
+    neither games against the network nor self-play of a slow network reach."""
     replay_size: int = 20_000
     """Positions kept in the replay buffer."""
     batch_size: int = 128
@@ -261,6 +271,15 @@ class AlphaZeroConfig:
             raise ValueError(f"opponent_share must be in [0, 1], got {self.opponent_share}")
         if self.imitate_opponent and self.opponent_share == 0:
             raise ValueError("imitate_opponent needs opponent_share > 0 (--opponent-share)")
+        if not 0.0 <= self.demonstration_share <= 1.0:
+            raise ValueError(
+                f"demonstration_share must be in [0, 1], got {self.demonstration_share}"
+            )
+        if self.opponent_share + self.demonstration_share > 1.0:
+            raise ValueError(
+                "opponent_share + demonstration_share must be at most 1, got "
+                f"{self.opponent_share} + {self.demonstration_share}"
+            )
         if self.calibration_games < 1 and self.truncation_value == "calibrated":
             raise ValueError("calibration_games must be >= 1 with truncation_value 'calibrated'")
         if self.backend not in BACKENDS:
@@ -283,11 +302,32 @@ class AlphaZeroConfig:
                 f"cut_rounds needs a game with a round counter; {self.game} has none "
                 "(use max_moves)"
             )
-        if self.opponent_share > 0:
+        if self.uses_opponent():
             make_agent(self.selfplay_opponent, game)
         for spec in self.evaluation_ladder():
             if spec != "previous":
                 make_agent(spec, game)
+
+    def uses_opponent(self) -> bool:
+        """Whether some self-play games seat ``selfplay_opponent``."""
+        return self.opponent_share > 0 or self.demonstration_share > 0
+
+    def draw_opponent_seats(self, rng: np.random.Generator, num_players: int) -> frozenset[int]:
+        """The seats ``selfplay_opponent`` plays in a new self-play game (empty: none).
+
+        One draw decides the kind of game: a demonstration (every seat) with probability
+        ``demonstration_share``, one seat drawn uniformly with ``opponent_share``, else pure
+        self-play. Without demonstrations the generator is used as it was before they existed,
+        so earlier runs replay exactly.
+        """
+        if not self.uses_opponent():
+            return frozenset()
+        draw = rng.random()
+        if draw < self.demonstration_share:
+            return frozenset(range(num_players))
+        if draw < self.demonstration_share + self.opponent_share:
+            return frozenset({int(rng.integers(num_players))})
+        return frozenset()
 
     def batched_unavailable(self) -> str | None:
         """Why batched self-play cannot run this configuration (``None`` when it can)."""
