@@ -40,6 +40,7 @@ from functools import lru_cache
 import numpy as np
 
 from stratagem.envs.core import State
+from stratagem.training import search_kernels as kernels
 
 __all__ = [
     "BatchEvaluator",
@@ -129,10 +130,9 @@ class Node:
 
     def select(self, c_puct: float) -> int:
         """Edge maximising ``Q + c · P · sqrt(N) / (1 + n)`` for the node's mover."""
-        assert self.visits is not None and self.prior is not None
-        n = self.visits
-        u = c_puct * self.prior * math.sqrt(n.sum() + 1) / (1.0 + n)
-        return int(np.argmax(self.q() + u))
+        assert self.visits is not None and self.prior is not None and self.value_sum is not None
+        player, prior, visits, value_sum = self.player, self.prior, self.visits, self.value_sum
+        return int(kernels.puct_select(prior, visits, value_sum, player, c_puct))
 
     def completed_q(self, value_scale: float, maxvisit_init: float) -> np.ndarray:
         """``σ(completed Q)`` of Gumbel AlphaZero for the node's mover.
@@ -144,29 +144,33 @@ class Node:
         ``qtransform_completed_by_mix_value``).
         """
         assert self.visits is not None and self.prior is not None and self.raw_value is not None
-        n = self.visits
-        q = self.q()
-        visited = n > 0
-        total = int(n.sum())
-        raw = float(self.raw_value[self.player])
-        if total:
-            weights = np.maximum(self.prior[visited], _TINY)
-            mixed = (raw + total * float(weights @ q[visited]) / float(weights.sum())) / (total + 1)
-        else:
-            mixed = raw
-        completed = np.where(visited, q, mixed)
-        low, high = completed.min(), completed.max()
-        completed = (completed - low) / max(high - low, 1e-8)
-        return (maxvisit_init + float(n.max())) * value_scale * completed
+        assert self.value_sum is not None
+        return kernels.completed_q(
+            self.prior,
+            self.visits,
+            self.value_sum,
+            self.player,
+            float(self.raw_value[self.player]),
+            value_scale,
+            maxvisit_init,
+        )
 
     def select_gumbel_interior(self, value_scale: float, maxvisit_init: float) -> int:
         """Deterministic interior rule ``argmax π'(a) − n(a) / (1 + N)``."""
-        assert self.visits is not None and self.logits is not None
-        z = self.logits + self.completed_q(value_scale, maxvisit_init)
-        z = np.exp(z - z.max())
-        improved = z / z.sum()
-        n = self.visits
-        return int(np.argmax(improved - n / (1.0 + n.sum())))
+        assert self.visits is not None and self.logits is not None and self.prior is not None
+        assert self.raw_value is not None and self.value_sum is not None
+        return int(
+            kernels.gumbel_interior(
+                self.logits,
+                self.prior,
+                self.visits,
+                self.value_sum,
+                self.player,
+                float(self.raw_value[self.player]),
+                value_scale,
+                maxvisit_init,
+            )
+        )
 
 
 def add_root_noise(node: Node, alpha: float, epsilon: float, rng: np.random.Generator) -> None:
