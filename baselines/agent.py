@@ -20,6 +20,7 @@ The tables are imported together, once, the first time an agent is built or list
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -44,6 +45,9 @@ __all__ = [
     "register_agent",
     "register_agent_table",
 ]
+
+#: CPython's message for a keyword a callable does not take (how an agent refuses one).
+_UNEXPECTED_KEYWORD = re.compile(r"unexpected keyword argument '(\w+)'")
 
 
 @runtime_checkable
@@ -166,19 +170,27 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
     """Build an agent for ``game`` from a spec such as ``"rule_based"`` or ``"mcts:budget=500"``.
 
-    An object that already implements :class:`Agent` is returned as it is.
+    An object that already implements :class:`Agent` is returned as it is. ``overrides`` are
+    Python keywords, so one the agent does not take is a ``TypeError`` (as any call's is); a
+    parameter written in the spec string is data, so a bad one is a ``ValueError`` (what the
+    command line reports).
 
     Raises:
+        TypeError: If ``spec`` is neither a string nor an agent, ``game`` is not a
+            :class:`~stratagem.envs.core.Game`, or an override is a keyword the agent does not
+            take.
         ValueError: For an unknown agent name (the message lists the agents that play
-            ``game``), an agent made for other games, or a parameter the agent does not take.
+            ``game``), an agent made for other games, or a spec parameter the agent does not
+            take.
     """
     if not isinstance(spec, str):
         if isinstance(spec, Agent):
             return spec
-        raise ValueError(f"not an agent or agent spec: {spec!r}")
+        raise TypeError(f"make_agent() needs an agent spec string or an agent, got {spec!r}")
+    if not isinstance(game, Game):
+        raise TypeError(f"make_agent() needs a Game (make_game(...)), got {game!r}")
     _ensure_loaded()
     name, params = parse_agent_spec(spec)
-    params.update(overrides)
     game_name = game.spec.name
     if name not in _AGENTS:
         known = ", ".join(n for n in sorted(_AGENTS) if _plays(n, game_name))
@@ -187,9 +199,17 @@ def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
         made_for = ", ".join(sorted(_AGENT_GAMES[name]))
         raise ValueError(f"agent {name!r} is made for {made_for} only, not {game_name}")
     factory = _AGENTS[name][0]
+    spec_keys = set(params)
+    params.update(overrides)
     try:
         return factory(game, **params)
     except TypeError as exc:
+        bad = _UNEXPECTED_KEYWORD.search(str(exc))
+        if bad and bad.group(1) in overrides and bad.group(1) not in spec_keys:
+            raise TypeError(
+                f"make_agent() got an unexpected keyword argument {bad.group(1)!r} "
+                f"for agent {name!r}"
+            ) from exc
         raise ValueError(f"agent {spec!r}: {exc}") from exc
 
 

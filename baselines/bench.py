@@ -20,7 +20,12 @@ import numpy as np
 
 from stratagem.baselines.agent import make_agent
 from stratagem.envs.bench import benchmark_game
-from stratagem.envs.cli_options import add_config_argument, parse_config
+from stratagem.envs.cli_options import (
+    add_config_argument,
+    check_output_path,
+    non_negative_int,
+    parse_config,
+)
 from stratagem.envs.core import Game
 from stratagem.envs.registry import make_game
 
@@ -111,7 +116,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="time per measurement, the --agent one included (default 2.0); a measurement "
         "always includes at least one decision or game, so a slow planner may take longer",
     )
-    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--seed", type=non_negative_int, default=0, help="seed, >= 0 (default 0)")
     bench.add_argument("--agent", help="also measure a planner's throughput, e.g. 'mcts'")
     bench.add_argument(
         "--out", default=None, help="JSON file to write (default: bench_<game>.json)"
@@ -147,6 +152,8 @@ _LABELS = (
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     game = make_game(args.game, **parse_config(args.config))
+    out = args.out or f"bench_{args.game}.json"
+    check_output_path(out, "--out")  # before the measurement, not after it
     result = benchmark_game(game, seconds=args.seconds, seed=args.seed)
     if args.agent:
         result["agent"] = agent_throughput(game, args.agent, seconds=args.seconds, seed=args.seed)
@@ -157,7 +164,6 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         text = f"{value:,.1f}" if isinstance(value, float) else str(value)
         label = "agent" if key == "agent" else f"agent {key}"  # key "agent" holds the spec
         print(f"  {label:<40} {text}")
-    out = args.out or f"bench_{args.game}.json"
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(result, fh, indent=2)
     print(f"  written to {out}")

@@ -430,9 +430,9 @@ class KillTheKingRuleBasedAgent(BaseAgent):
     def __init__(self, game: Game, **params: Any) -> None:
         unknown = sorted(set(params) - set(self._PARAMS))
         if unknown:
-            raise TypeError(
-                f"KillTheKingRuleBasedAgent got unknown parameter(s) {', '.join(unknown)}; "
-                f"it accepts: {', '.join(self._PARAMS)}"
+            raise TypeError(  # CPython's wording, which make_agent recognises
+                f"KillTheKingRuleBasedAgent() got an unexpected keyword argument {unknown[0]!r} "
+                f"(it accepts: {', '.join(self._PARAMS)})"
             )
         quirks = params.get("reference_quirks", True)
         if not isinstance(quirks, bool):

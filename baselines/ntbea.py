@@ -51,7 +51,13 @@ from typing import Any
 import numpy as np
 
 from stratagem.baselines.search.config import check_int, check_number
-from stratagem.envs.cli_options import load_toml
+from stratagem.envs.cli_options import (
+    add_config_argument,
+    check_output_path,
+    load_toml,
+    non_negative_int,
+    parse_config,
+)
 
 __all__ = [
     "NTBEAResult",
@@ -397,10 +403,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--neighbours", type=int, default=50, help="neighbours per step (default 50)")
     p.add_argument("--k-explore", type=float, default=2.0, help="exploration factor (default 2)")
     p.add_argument("--maps", nargs="+", default=None, help="maps cycled over game pairs")
-    p.add_argument(
-        "--config", "-c", action="append", default=[], help="game option key=value (repeatable)"
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    add_config_argument(p)
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed, >= 0 (default 0)")
     p.add_argument("--workers", "-w", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--out", "-o", default=None, help="TOML file the tuned preset is appended to")
     p.add_argument("--name", default=None, help="preset name (default tuned_<agent>)")
@@ -410,19 +414,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _cmd_tune(args: argparse.Namespace) -> int:
     import stratagem.baselines.search.abstraction  # noqa: F401  (registers the SCSA planners)
-    from stratagem.envs.registry import parse_config_value
 
+    check_output_path(args.out, "--out")  # before the tuning, not after it
     space, fixed, options = load_space(args.space)
     agent = args.agent or options.get("agent")
     if not agent:
         raise ValueError("give the agent to tune with --agent or 'agent = ...' in the space file")
     opponent = args.opponent or options.get("opponent") or "rule_based"
-    config: dict[str, Any] = {}
-    for item in args.config:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ValueError(f"--config {item!r} must be written key=value")
-        config[key.strip()] = parse_config_value(value.strip())
+    config = parse_config(args.config)
     start = time.perf_counter()
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     result = tune(

@@ -154,7 +154,7 @@ class HumanPlayer:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``play``."""
-    from stratagem.envs.cli_options import add_config_argument
+    from stratagem.envs.cli_options import add_config_argument, non_negative_int
 
     play = subparsers.add_parser(
         "play", help="play against an agent in the terminal, or watch agents play"
@@ -166,7 +166,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="human,rule_based",
         help="comma-separated seat list: 'human' or an agent spec (default: human,rule_based)",
     )
-    play.add_argument("--seed", type=int, default=0, help="game and agent seed")
+    play.add_argument(
+        "--seed", type=non_negative_int, default=0, help="game and agent seed, >= 0 (default 0)"
+    )
     play.add_argument("--quiet", action="store_true", help="print only the final board and result")
     play.set_defaults(func=_cmd_play)
 

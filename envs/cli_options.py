@@ -24,7 +24,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["add_config_argument", "load_toml", "parse_config", "parse_config_value"]
+__all__ = [
+    "add_config_argument",
+    "check_output_path",
+    "load_toml",
+    "non_negative_int",
+    "parse_config",
+    "parse_config_value",
+    "positive_int",
+]
 
 
 def parse_config(items: Sequence[str] | None) -> dict[str, Any]:
@@ -68,3 +76,50 @@ def load_toml(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
         raise ValueError(f"cannot read {what} {path}: {exc}") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{what} {path} is not valid TOML: {exc}") from exc
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (argparse names the option in its error)."""
+    return _int_at_least(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0, such as a seed (argparse names the option)."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text: str, low: int) -> int:
+    """``text`` as an integer >= ``low``; argparse turns the error into one naming the option.
+
+    Raises:
+        argparse.ArgumentTypeError: For text that is not such an integer.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < low:
+        raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r}")
+    return value
+
+
+def check_output_path(path: str | None, option: str) -> None:
+    """Refuse an output file that cannot be written, before any work is done.
+
+    A tournament or a tuning run can take hours, and a benchmark minutes; a typo in the folder
+    of ``--out`` would otherwise surface only when the file is written, after all of it.
+
+    Raises:
+        ValueError: Naming the option, if the path is a folder or its folder is missing or
+            not writable.
+    """
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise ValueError(f"{option} {path} is a folder; give a file name")
+    if not folder.is_dir():
+        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ValueError(f"{option} {path} cannot be written (permission denied)")

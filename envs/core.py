@@ -58,6 +58,7 @@ __all__ = [
     "UnitViews",
     "action_in_space",
     "as_action_index",
+    "check_seed",
     "expect_bool",
     "expect_int",
     "expect_int_list",
@@ -139,6 +140,29 @@ def action_in_space(action: Any, size: int, where: str) -> int:
             f"{where}: action {index} is outside the action space Discrete({size}) (0..{size - 1})"
         )
     return index
+
+
+def check_seed(seed: object, where: str) -> int | None:
+    """``seed`` if it can seed a game: ``None`` (fresh entropy) or an integer >= 0.
+
+    numpy's generators take no other, and a game whose start does not depend on the seed must
+    refuse the same seeds as one whose start does, so every ``new_initial_state`` checks it.
+
+    Args:
+        seed: The seed given.
+        where: The game's name, for the message.
+
+    Raises:
+        TypeError: If ``seed`` is not ``None`` or an integer (``bool`` is refused).
+        ValueError: If it is negative.
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"{where}: seed must be an integer >= 0 or None, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"{where}: seed must be >= 0, got {seed}")
+    return int(seed)
 
 
 @dataclass(frozen=True)
@@ -420,7 +444,17 @@ class State(ABC):
         """Copy in which what ``player`` cannot see is hidden; a plain clone by default.
 
         Games with hidden information override this; agents are always handed this view.
+
+        Raises:
+            ValueError: If ``player`` is not a seat of this game.
         """
+        seats = self.game.spec.num_players
+        if isinstance(player, bool) or not isinstance(player, int | np.integer):
+            raise ValueError(f"{self.game.spec.name}: player must be a seat, got {player!r}")
+        if not 0 <= player < seats:
+            raise ValueError(
+                f"{self.game.spec.name}: player must be 0..{seats - 1}, got {player!r}"
+            )
         return self.clone()
 
     def round_number(self) -> int | None:

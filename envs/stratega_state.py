@@ -29,7 +29,13 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from stratagem.envs.core import Game, InvalidStateError, SpatialActionLayout, TwoPlayerState
+from stratagem.envs.core import (
+    Game,
+    InvalidStateError,
+    SpatialActionLayout,
+    TwoPlayerState,
+    check_seed,
+)
 from stratagem.envs.stratega_maps import Board
 
 __all__ = [
@@ -166,6 +172,7 @@ class StrategaGame(Game):
 
     def _board_index(self, seed: int | None) -> int:
         """The board a game from ``seed`` is played on: with several, the seed picks uniformly."""
+        seed = check_seed(seed, self.spec.name)  # checked with one board too, as every game
         index = 0
         if len(self.boards) > 1:
             index = int(np.random.default_rng(seed).integers(len(self.boards)))

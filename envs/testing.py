@@ -252,9 +252,23 @@ def check_mask_apply_agreement(
 
 
 def check_malformed_input(game: Game) -> None:
-    """Bad actions and bad JSON get the contract's errors, never a corrupted state."""
+    """Bad seeds, actions and JSON get the contract's errors, never a corrupted state."""
     where = _where(game)
+    for seed, error in ((-1, ValueError), (1.5, TypeError), ("0", TypeError), (True, TypeError)):
+        try:
+            game.new_initial_state(seed)  # type: ignore[arg-type]
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{where}: new_initial_state({seed!r}) did not raise {error}")
     state = game.new_initial_state(0)
+    for seat in (-1, game.spec.num_players, "0"):
+        try:
+            state.observed_by(seat)  # type: ignore[arg-type]
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"{where}: observed_by({seat!r}) did not raise ValueError")
     before = state.to_json()
     for bad in (-1, game.spec.action_size, 1.5, "0", None, True):
         try:

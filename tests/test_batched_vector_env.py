@@ -418,8 +418,9 @@ def test_bad_arguments_raise_clear_errors() -> None:
         BatchedVectorEnv("push_them_all", 2, illegal_action="lose")
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         BatchedVectorEnv("push_them_all", 0)
-    with pytest.raises(ValueError, match="seat must be 0..1 or 'random'"):
-        BatchedVectorEnv("push_them_all", 2, seat=2)
+    for seat in (2, 1.0, True):
+        with pytest.raises(ValueError, match="seat must be 0..1 or 'random'"):
+            BatchedVectorEnv("push_them_all", 2, seat=seat)
     with pytest.raises(ValueError, match="opponent must be 'random' or a callable"):
         BatchedVectorEnv("push_them_all", 2, opponent="rule_based")
     with pytest.raises(ValueError, match="bad device"):

@@ -79,6 +79,22 @@ def test_unknown_game_and_bad_option_are_one_line_errors(capsys):
     assert "2 seats" in capsys.readouterr().err
 
 
+def test_seeds_and_output_paths_are_checked_before_any_work(tmp_path, capsys):
+    """A negative seed failed in numpy's words; a bad ``bench --out`` after the measurement."""
+    for argv in (
+        ["play", "kill_the_king", "--players", "random,random", "--seed", "-3"],
+        ["bench", "kill_the_king", "--seed", "-3"],
+        ["tune", "kill_the_king", "--space", "x.toml", "--seed", "-1"],
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert "argument --seed: must be an integer >= 0" in capsys.readouterr().err
+    missing = tmp_path / "no_such_folder" / "bench.json"
+    argv = ["bench", "kill_the_king", "--seconds", "30", "--out", str(missing)]
+    assert main(argv) == 2  # at once: 30 s of measurement would come first otherwise
+    assert "--out" in capsys.readouterr().err and not missing.parent.exists()
+
+
 def test_ill_typed_game_options_are_one_line_errors(capsys):
     """Values of the wrong type (JSON numbers, null) are refused by name, not by a traceback."""
     assert main(["play", "tribes", "-c", "tribes=5", "--players", "random,random"]) == 2

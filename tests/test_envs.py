@@ -195,6 +195,8 @@ def test_gym_illegal_action_modes():
     ("kwargs", "message"),
     [
         ({"seat": 2}, "seat must be"),
+        ({"seat": 1.0}, "seat must be"),
+        ({"seat": True}, "seat must be"),
         ({"opponent": "nobody"}, "unknown agent 'nobody'"),
         ({"illegal_action": "ignore"}, "illegal_action must be"),
         ({"map": "nowhere"}, "unknown map"),

@@ -672,3 +672,17 @@ def test_every_planner_plays_every_registered_game(name: str) -> None:
             assert state.legal_action_mask()[action], (spec, action)
             assert agent.last_stats.fm_calls <= 30
             state.apply(action)
+
+
+def test_make_agent_refuses_a_python_keyword_with_type_error_and_a_spec_key_with_value_error():
+    game = KillTheKingGame(map="kwah:1")
+    for spec in ("mcts", "random", "rule_based", "scsa_ktk_mcts"):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'budgett'"):
+            make_agent(spec, game, budgett=10)
+        with pytest.raises(ValueError, match="budgett"):
+            make_agent(f"{spec}:budgett=10", game)
+    assert make_agent("mcts", game, budget=10).budget == 10
+    with pytest.raises(TypeError, match="agent spec string or an agent, got 42"):
+        make_agent(42, game)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="needs a Game"):
+        make_agent("mcts", "kill_the_king")  # type: ignore[arg-type]

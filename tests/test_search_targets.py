@@ -498,3 +498,24 @@ def test_evaluation_games_are_kept_and_replay_exactly(tmp_path, capsys):
     assert "trained network" in first["names"] and first["actions"]
     assert main(["replay", "tictactoe_test", str(path)]) == 0
     assert "2/2 games replayed exactly" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("eval_simulations", 0, "eval_simulations must be >= 1"),
+        ("lr", 0.0, "lr must be > 0"),
+        ("lr", float("nan"), "lr must be > 0"),
+        ("c_puct", -5.0, "c_puct must be > 0"),
+        ("dirichlet_alpha", -1.0, "dirichlet_alpha must be > 0"),
+        ("dirichlet_epsilon", 2.0, "dirichlet_epsilon must be in"),
+        ("value_weight", -1.0, "value_weight must be >= 0"),
+        ("weight_decay", -1e-4, "weight_decay must be >= 0"),
+        ("seed", -1, "seed must be an integer >= 0"),
+        ("selfplay_opponent", "nobody", "unknown agent 'nobody'"),
+    ],
+)
+def test_every_numeric_option_is_checked_before_any_work(tmp_path, field, value, message):
+    """These ran silently or failed only after an iteration (``--eval-simulations 0``)."""
+    with pytest.raises(ValueError, match=message):
+        cfg(tmp_path, **{field: value}).validate()

@@ -471,6 +471,20 @@ def test_ppo_learns_tictactoe(tmp_path):
     assert again["win_rate"] >= 0.85
 
 
+def test_ppo_agent_refuses_a_file_that_is_no_ppo_model(tmp_path):
+    game = make_game("tictactoe_test")
+    with pytest.raises(ValueError, match="no PPO model at"):
+        make_agent(f"ppo:model={tmp_path / 'missing.zip'}", game)
+    for name, data in (("text.zip", b"not a zip"), ("weights.pt", None)):
+        path = tmp_path / name
+        if data is None:
+            torch.save({"w": torch.zeros(2)}, path)  # a zip archive, but no SB3 model
+        else:
+            path.write_bytes(data)
+        with pytest.raises(ValueError, match="is not a PPO model saved by"):
+            make_agent(f"ppo:model={path}", game)
+
+
 def test_ppo_self_play_pool_and_resume(tmp_path, monkeypatch):
     import tempfile
 
@@ -543,6 +557,16 @@ def test_ppo_shaping_options_are_checked_and_used(tmp_path):
 
     with pytest.raises(ValueError, match="shaping must be >= 0"):
         ppo_config(tmp_path, shaping=-0.5).validate()
+    for field, value, message in (
+        ("learning_rate", 0.0, "learning_rate must be > 0"),
+        ("clip_range", -0.2, "clip_range must be > 0"),
+        ("gamma", 1.5, "gamma must be in"),
+        ("gae_lambda", -0.1, "gae_lambda must be in"),
+        ("ent_coef", -0.01, "ent_coef must be >= 0"),
+        ("seed", -1, "seed must be an integer >= 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            ppo_config(tmp_path, **{field: value}).validate()
     with pytest.raises(ValueError):
         ppo_config(tmp_path, shaping=0.5, shaping_evaluator="no_such_module:Nothing").validate()
     env = ppo._make_env(ppo_config(tmp_path, shaping=0.5), 0, str(tmp_path), 3.0)()

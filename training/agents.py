@@ -208,6 +208,11 @@ class PPOAgent(BaseAgent):
             self.model = MaskablePPO.load(model, device=resolve_device(device))
         except FileNotFoundError:
             raise ValueError(f"no PPO model at {model}") from None
+        except Exception as exc:  # sb3 fails on a foreign file with assorted errors
+            raise ValueError(
+                f"{model} is not a PPO model saved by `stratagem train ppo` "
+                f"({type(exc).__name__}: {exc})"
+            ) from exc
         expected = (game.spec.action_size,)
         if (
             self.model.action_space.n != game.spec.action_size

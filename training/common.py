@@ -274,7 +274,7 @@ def _coerce(key: str, value: Any, hint: Any) -> Any:
                 return _coerce(key, value, arg)
             except ValueError:
                 continue
-        raise ValueError(f"option {key}: {value!r} is not a {hint}")
+        raise ValueError(f"option {key}: {value!r} is not of type {hint}")
     base = origin or hint
     if base is bool:
         if isinstance(value, bool):
@@ -300,4 +300,4 @@ def _coerce(key: str, value: Any, hint: Any) -> Any:
             return dict(value)
     else:  # pragma: no cover - no other field types in our configs
         return value
-    raise ValueError(f"option {key}: {value!r} is not a {getattr(base, '__name__', base)}")
+    raise ValueError(f"option {key}: {value!r} is not of type {getattr(base, '__name__', base)}")

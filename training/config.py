@@ -232,9 +232,20 @@ class AlphaZeroConfig:
             "parallel_games",
             "actors",
             "simulations",
+            "eval_simulations",
             "batch_size",
             "replay_size",
         )
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        for name in ("lr", "c_puct", "dirichlet_alpha"):
+            if not getattr(self, name) > 0:  # NaN too
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        for name in ("weight_decay", "value_weight"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if not 0.0 <= self.dirichlet_epsilon <= 1.0:
+            raise ValueError(f"dirichlet_epsilon must be in [0, 1], got {self.dirichlet_epsilon}")
         if self.gate_score is not None and not 0.0 <= self.gate_score <= 1.0:
             raise ValueError(f"gate_score must be in [0, 1] or None, got {self.gate_score}")
         if self.temperature_moves is not None and self.temperature_moves < 0:
@@ -302,8 +313,9 @@ class AlphaZeroConfig:
                 f"cut_rounds needs a game with a round counter; {self.game} has none "
                 "(use max_moves)"
             )
-        if self.uses_opponent():
-            make_agent(self.selfplay_opponent, game)
+        default_opponent = type(self).__dataclass_fields__["selfplay_opponent"].default
+        if self.uses_opponent() or self.selfplay_opponent != default_opponent:
+            make_agent(self.selfplay_opponent, game)  # a typo fails now, used or not
         for spec in self.evaluation_ladder():
             if spec != "previous":
                 make_agent(spec, game)
@@ -451,8 +463,17 @@ class PPOConfig:
             raise ValueError(f"vec_env must be 'subproc' or 'dummy', got {self.vec_env!r}")
         if self.pool_size < 0 or self.eval_games < 0:
             raise ValueError("pool_size and eval_games must be >= 0")
-        if self.shaping < 0:
-            raise ValueError(f"shaping must be >= 0, got {self.shaping}")
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        for name in ("learning_rate", "clip_range"):
+            if not getattr(self, name) > 0:  # NaN too
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        for name in ("gamma", "gae_lambda"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        for name in ("ent_coef", "shaping"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be >= 1 or None, got {self.threads}")
         if self.shaping and self.calibration_games < 1:

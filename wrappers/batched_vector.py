@@ -78,6 +78,7 @@ from stratagem.envs.batched import BatchedGame, BatchedState, batched_game, samp
 from stratagem.envs.batched.core import action_tensor
 from stratagem.envs.core import ActionTypeError, IllegalActionError
 from stratagem.envs.registry import game_entry, make_game
+from stratagem.wrappers.gym_env import check_seat
 
 __all__ = ["BatchedVectorEnv", "Opponent"]
 
@@ -162,10 +163,7 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"{self._name}: num_envs must be a positive integer, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"{self._name}: num_envs must be a positive integer, got {num_envs}")
-        if seat != "random" and (isinstance(seat, bool) or seat not in range(spec.num_players)):
-            raise ValueError(
-                f"{self._name}: seat must be 0..{spec.num_players - 1} or 'random', got {seat!r}"
-            )
+        seat = check_seat(seat, spec.num_players, self._name)
         if not (opponent == "random" or (callable(opponent) and not isinstance(opponent, str))):
             raise ValueError(
                 f"{self._name}: opponent must be 'random' or a callable (observations, masks) "

@@ -47,7 +47,24 @@ from stratagem.envs.core import State, action_in_space
 from stratagem.envs.registry import batched_game_names, game_entry, list_games, make_game
 from stratagem.envs.window import human_window, render_state
 
-__all__ = ["SingleAgentEnv", "register_gymnasium_envs"]
+__all__ = ["SingleAgentEnv", "check_seat", "register_gymnasium_envs"]
+
+
+def check_seat(seat: object, num_players: int, where: str) -> int | str:
+    """``seat`` if it names the learner's seat: ``"random"`` or an integer seat.
+
+    Shared by the Gymnasium views (one game, and the batched vector of many), so that both
+    refuse the same values: ``True`` and ``1.0`` are not seats, though ``range`` contains them.
+
+    Raises:
+        ValueError: Naming the seats the game has.
+    """
+    if seat == "random":
+        return "random"
+    is_int = isinstance(seat, int | np.integer) and not isinstance(seat, bool)
+    if not is_int or not 0 <= seat < num_players:  # type: ignore[operator]
+        raise ValueError(f"{where}: seat must be 0..{num_players - 1} or 'random', got {seat!r}")
+    return int(seat)
 
 
 class SingleAgentEnv(gym.Env):
@@ -90,10 +107,7 @@ class SingleAgentEnv(gym.Env):
         self.game = make_game(game, **config)
         spec = self.game.spec
         self._name = game_entry(game).env_id
-        if seat != "random" and (isinstance(seat, bool) or seat not in range(spec.num_players)):
-            raise ValueError(
-                f"{spec.name}: seat must be 0..{spec.num_players - 1} or 'random', got {seat!r}"
-            )
+        seat = check_seat(seat, spec.num_players, spec.name)
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if self.game.new_initial_state(0).render_module is None:  # a game without pictures

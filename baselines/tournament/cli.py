@@ -11,7 +11,6 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from stratagem.baselines.tournament.runner import run_tournament
 from stratagem.baselines.tournament.schedule import split_agent_list
@@ -22,7 +21,7 @@ __all__ = ["register"]
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``stratagem tournament``."""
-    from stratagem.envs.cli_options import add_config_argument
+    from stratagem.envs.cli_options import add_config_argument, non_negative_int, positive_int
 
     p = subparsers.add_parser(
         "tournament",
@@ -90,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--workers",
         "-w",
-        type=_positive_int,
+        type=positive_int,
         default=os.cpu_count() or 1,
         help="worker processes (default: CPU count; 1 plays in this process); with --backend "
         "ray and no cluster address, the CPUs of the Ray instance started here",
@@ -115,59 +114,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="JSON Lines results file, appended game by game; reruns resume",
     )
     p.add_argument("--plot", default=None, help="write a win-rate heat map PNG (matplotlib)")
-    p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed, >= 0 (default 0)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="base seed, >= 0 (default 0)")
     p.add_argument(
         "--agent-file", default=None, help="TOML file of named agent presets usable in --agents"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
-
-
-def _positive_int(text: str) -> int:
-    """An argparse type: an integer >= 1 (argparse names the option in its error)."""
-    return _int_at_least(text, 1)
-
-
-def _non_negative_int(text: str) -> int:
-    """An argparse type: an integer >= 0 (argparse names the option in its error)."""
-    return _int_at_least(text, 0)
-
-
-def _int_at_least(text: str, low: int) -> int:
-    """``text`` as an integer >= ``low``; argparse turns the error into one naming the option.
-
-    Raises:
-        argparse.ArgumentTypeError: For text that is not such an integer.
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        value = None
-    if value is None or value < low:
-        raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r}")
-    return value
-
-
-def _check_output(path: str | None, option: str) -> None:
-    """Refuse an output file that cannot be written, before any game is played.
-
-    A tournament can run for hours; a typo in the folder of ``--plot`` or ``--out`` would
-    otherwise surface only when the file is written, after every game.
-
-    Raises:
-        ValueError: Naming the option, if the path is a folder or its folder is missing or
-            not writable.
-    """
-    if path is None:
-        return
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        raise ValueError(f"{option} {path} is a folder; give a file name")
-    if not folder.is_dir():
-        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise ValueError(f"{option} {path} cannot be written (permission denied)")
 
 
 def _resolve(items: Sequence[str] | None, presets: Mapping[str, str]) -> dict[str, str]:
@@ -219,7 +171,7 @@ def _parse_seeds(items: Sequence[str] | None) -> list[int] | None:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
-    from stratagem.envs.cli_options import parse_config
+    from stratagem.envs.cli_options import check_output_path, parse_config
 
     presets: dict[str, str] = {}
     if args.agent_file:
@@ -229,8 +181,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     agents = _resolve(args.agents, presets)
     against = _resolve(args.against, presets) if args.against else None
     # fail before playing for an hour, not after
-    _check_output(args.out, "--out")
-    _check_output(args.plot, "--plot")
+    check_output_path(args.out, "--out")
+    check_output_path(args.plot, "--plot")
     if args.plot:
         try:
             import matplotlib  # noqa: F401

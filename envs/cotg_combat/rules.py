@@ -33,7 +33,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, TwoPlayerState
+from stratagem.envs.core import (
+    Game,
+    GameSpec,
+    InvalidStateError,
+    TwoPlayerState,
+    check_seed,
+)
 from stratagem.envs.cotg_combat.actions import END_TURN, ActionLayout
 from stratagem.envs.cotg_combat.armies import (
     PLACEMENTS,
@@ -274,6 +280,7 @@ class CotgCombatGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> CotgCombatState:
         """The battle of ``seed``: generated armies, or the explicit ones (the seed is unused)."""
+        seed = check_seed(seed, "cotg_combat")
         if self._explicit is not None:
             types, cells = self._explicit
         else:

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, TwoPlayerState
+from stratagem.envs.core import Game, GameSpec, TwoPlayerState, check_seed
 from stratagem.envs.prismata.actions import ActionLayout
 from stratagem.envs.prismata.cards import (
     BASE_SET,
@@ -241,7 +241,7 @@ class PrismataGame(Game):
     # ------------------------------------------------------------------ contract
     def new_initial_state(self, seed: int | None = None) -> PrismataState:
         """The starting position (the seed draws the random cards; play is deterministic)."""
-        return self.initial_state_with_cards(self.draw_cards(seed))
+        return self.initial_state_with_cards(self.draw_cards(check_seed(seed, "prismata")))
 
     def initial_state_with_cards(self, types: Sequence[int]) -> PrismataState:
         """The starting position with these buyable cards (library indices, base set included).

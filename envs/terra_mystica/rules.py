@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, State
+from stratagem.envs.core import Game, GameSpec, State, check_seed
 from stratagem.envs.terra_mystica import actions as A
 from stratagem.envs.terra_mystica.board_actions import BoardActions
 from stratagem.envs.terra_mystica.context import (
@@ -355,7 +355,7 @@ class TerraMysticaGame(Game):
 
     def new_initial_state(self, seed: int | None = None) -> TerraMysticaState:
         """Initial position: factions, round tiles and bonus tiles drawn from ``seed``."""
-        fac, score, bonus = self._draw(seed)
+        fac, score, bonus = self._draw(check_seed(seed, "terra_mystica"))
         n = self.num_players
         st = TerraMysticaState.__new__(TerraMysticaState)
         st.game = self

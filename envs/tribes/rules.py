@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, State
+from stratagem.envs.core import Game, GameSpec, State, check_seed
 from stratagem.envs.state_json import clone_rng, refuse_file_option
 from stratagem.envs.tribes import actions as A
 from stratagem.envs.tribes import cities as CT
@@ -338,6 +338,7 @@ class TribesGame(Game):
             seed: Drives the level (when generated) and every random event of the game.
             level: Play this level instead (tests and tools); its tribes must be the game's.
         """
+        seed = check_seed(seed, "tribes")
         if level is None:
             level = self.level_for_seed(seed)
         elif len(level.capitals) != self.num_players or level.size != self.size:
