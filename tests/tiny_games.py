@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from stratagem.envs.core import Game, GameSpec, InvalidStateError, State
+from stratagem.envs.core import Game, GameSpec, InvalidStateError, State, check_seed
 from stratagem.envs.registry import _REGISTRY, register
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -30,6 +30,7 @@ class TicTacToeGame(Game):
         )
 
     def new_initial_state(self, seed: int | None = None) -> TicTacToeState:
+        check_seed(seed, "tictactoe_test")  # the contract: every game refuses bad seeds
         return TicTacToeState(self)
 
     def action_to_string(self, action: int) -> str:
