@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -251,51 +252,40 @@ def check_mask_apply_agreement(
         assert state.to_json() == before, f"{where}: a rejected action changed the state"
 
 
+def _expect_error(call: Callable[[], object], error: type[Exception], what: str) -> None:
+    """Assert that ``call()`` raises ``error``; ``what`` names the call in the failure."""
+    try:
+        call()
+    except error:
+        return
+    raise AssertionError(f"{what} did not raise {error.__name__}")
+
+
 def check_malformed_input(game: Game) -> None:
     """Bad seeds, actions and JSON get the contract's errors, never a corrupted state."""
     where = _where(game)
     for seed, error in ((-1, ValueError), (1.5, TypeError), ("0", TypeError), (True, TypeError)):
-        try:
-            game.new_initial_state(seed)  # type: ignore[arg-type]
-        except error:
-            pass
-        else:
-            raise AssertionError(f"{where}: new_initial_state({seed!r}) did not raise {error}")
+        call = partial(game.new_initial_state, seed)
+        _expect_error(call, error, f"{where}: new_initial_state({seed!r})")
     state = game.new_initial_state(0)
     for seat in (-1, game.spec.num_players, "0"):
-        try:
-            state.observed_by(seat)  # type: ignore[arg-type]
-        except ValueError:
-            pass
-        else:
-            raise AssertionError(f"{where}: observed_by({seat!r}) did not raise ValueError")
+        _expect_error(
+            partial(state.observed_by, seat), ValueError, f"{where}: observed_by({seat!r})"
+        )
     before = state.to_json()
     for bad in (-1, game.spec.action_size, 1.5, "0", None, True):
-        try:
-            state.apply(bad)  # type: ignore[arg-type]
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"{where}: apply({bad!r}) did not raise IllegalActionError")
+        _expect_error(partial(state.apply, bad), IllegalActionError, f"{where}: apply({bad!r})")
     assert state.to_json() == before, f"{where}: a bad action changed the state"
     assert isinstance(IllegalActionError("x"), ValueError)
     other_game = json.loads(before)
     other_game["game"] = "other_game"
     for bad_text in ("", "{", "[]", '{"game": "nope"}', json.dumps(other_game)):
-        try:
-            game.state_from_json(bad_text)
-        except InvalidStateError:
-            pass
-        else:
-            raise AssertionError(f"{where}: state_from_json accepted {bad_text[:40]!r}")
+        call = partial(game.state_from_json, bad_text)
+        _expect_error(call, InvalidStateError, f"{where}: state_from_json({bad_text[:40]!r})")
     data = json.loads(before)
     data["state"] = {}
-    try:
-        game.state_from_json(json.dumps(data))
-    except InvalidStateError:
-        pass
-    else:
-        raise AssertionError(f"{where}: state_from_json accepted an empty state")
+    call = partial(game.state_from_json, json.dumps(data))
+    _expect_error(call, InvalidStateError, f"{where}: state_from_json of an empty state")
     for name in game.spec.action_layout.global_actions if game.spec.action_layout else ():
         assert game.string_to_action(name) >= 0
     try:

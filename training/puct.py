@@ -143,34 +143,20 @@ class Node:
         weight against the logits grows with the search effort (mctx's
         ``qtransform_completed_by_mix_value``).
         """
-        assert self.visits is not None and self.prior is not None and self.raw_value is not None
-        assert self.value_sum is not None
-        return kernels.completed_q(
-            self.prior,
-            self.visits,
-            self.value_sum,
-            self.player,
-            float(self.raw_value[self.player]),
-            value_scale,
-            maxvisit_init,
-        )
+        return kernels.completed_q(*self._rule_arrays(), value_scale, maxvisit_init)
 
     def select_gumbel_interior(self, value_scale: float, maxvisit_init: float) -> int:
         """Deterministic interior rule ``argmax π'(a) − n(a) / (1 + N)``."""
-        assert self.visits is not None and self.logits is not None and self.prior is not None
+        assert self.logits is not None
+        args = self._rule_arrays()
+        return int(kernels.gumbel_interior(self.logits, *args, value_scale, maxvisit_init))
+
+    def _rule_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, float]:
+        """What the compiled Gumbel rules read: prior, visits, value sums, mover, raw value."""
+        assert self.visits is not None and self.prior is not None
         assert self.raw_value is not None and self.value_sum is not None
-        return int(
-            kernels.gumbel_interior(
-                self.logits,
-                self.prior,
-                self.visits,
-                self.value_sum,
-                self.player,
-                float(self.raw_value[self.player]),
-                value_scale,
-                maxvisit_init,
-            )
-        )
+        raw = float(self.raw_value[self.player])
+        return self.prior, self.visits, self.value_sum, self.player, raw
 
 
 def add_root_noise(node: Node, alpha: float, epsilon: float, rng: np.random.Generator) -> None:
