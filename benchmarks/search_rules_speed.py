@@ -45,15 +45,11 @@ COMPILED = (Node.completed_q, Node.select_gumbel_interior, Node.select)
 
 
 def _numpy_completed_q(self: Node, value_scale: float, maxvisit_init: float) -> np.ndarray:
-    raw = float(self.raw_value[self.player])  # type: ignore[index]
-    args = (self.prior, self.visits, self.value_sum, self.player, raw)
-    return numpy_completed_q(*args, value_scale, maxvisit_init)
+    return numpy_completed_q(*self._rule_arrays(), value_scale, maxvisit_init)
 
 
 def _numpy_interior(self: Node, value_scale: float, maxvisit_init: float) -> int:
-    raw = float(self.raw_value[self.player])  # type: ignore[index]
-    args = (self.logits, self.prior, self.visits, self.value_sum, self.player, raw)
-    return numpy_interior(*args, value_scale, maxvisit_init)
+    return numpy_interior(self.logits, *self._rule_arrays(), value_scale, maxvisit_init)
 
 
 def _numpy_select(self: Node, c_puct: float) -> int:

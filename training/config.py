@@ -52,6 +52,34 @@ def _require_positive(config: object, *names: str) -> None:
             raise ValueError(f"{name} must be >= 1, got {getattr(config, name)}")
 
 
+def _require_bounds(
+    config: AlphaZeroConfig | PPOConfig,
+    *,
+    positive: tuple[str, ...] = (),
+    non_negative: tuple[str, ...] = (),
+    unit: tuple[str, ...] = (),
+) -> None:
+    """Refuse a config whose rates, weights or shares ``names`` are out of their range.
+
+    ``positive`` must be > 0, ``non_negative`` >= 0 and ``unit`` in [0, 1]; a NaN fails every
+    range (the comparisons are written so that it does), and so does a negative seed.
+
+    Raises:
+        ValueError: Naming the first such field and its value.
+    """
+    seed = config.seed
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    for names, ok, rule in (
+        (positive, lambda v: v > 0, "> 0"),
+        (non_negative, lambda v: v >= 0, ">= 0"),
+        (unit, lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    ):
+        for name in names:
+            if not ok(getattr(config, name)):
+                raise ValueError(f"{name} must be {rule}, got {getattr(config, name)}")
+
+
 @dataclass
 class AlphaZeroConfig:
     """Configuration of an AlphaZero run (every field is a ``stratagem train`` option)."""
@@ -236,16 +264,12 @@ class AlphaZeroConfig:
             "batch_size",
             "replay_size",
         )
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
-        for name in ("lr", "c_puct", "dirichlet_alpha"):
-            if not getattr(self, name) > 0:  # NaN too
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
-        for name in ("weight_decay", "value_weight"):
-            if not getattr(self, name) >= 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        if not 0.0 <= self.dirichlet_epsilon <= 1.0:
-            raise ValueError(f"dirichlet_epsilon must be in [0, 1], got {self.dirichlet_epsilon}")
+        _require_bounds(
+            self,
+            positive=("lr", "c_puct", "dirichlet_alpha"),
+            non_negative=("weight_decay", "value_weight"),
+            unit=("dirichlet_epsilon", "opponent_share", "demonstration_share"),
+        )
         if self.gate_score is not None and not 0.0 <= self.gate_score <= 1.0:
             raise ValueError(f"gate_score must be in [0, 1] or None, got {self.gate_score}")
         if self.temperature_moves is not None and self.temperature_moves < 0:
@@ -278,14 +302,8 @@ class AlphaZeroConfig:
         for name in ("max_moves", "cut_rounds"):
             if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1 or None, got {getattr(self, name)}")
-        if not 0.0 <= self.opponent_share <= 1.0:
-            raise ValueError(f"opponent_share must be in [0, 1], got {self.opponent_share}")
         if self.imitate_opponent and self.opponent_share == 0:
             raise ValueError("imitate_opponent needs opponent_share > 0 (--opponent-share)")
-        if not 0.0 <= self.demonstration_share <= 1.0:
-            raise ValueError(
-                f"demonstration_share must be in [0, 1], got {self.demonstration_share}"
-            )
         if self.opponent_share + self.demonstration_share > 1.0:
             raise ValueError(
                 "opponent_share + demonstration_share must be at most 1, got "
@@ -463,17 +481,12 @@ class PPOConfig:
             raise ValueError(f"vec_env must be 'subproc' or 'dummy', got {self.vec_env!r}")
         if self.pool_size < 0 or self.eval_games < 0:
             raise ValueError("pool_size and eval_games must be >= 0")
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
-        for name in ("learning_rate", "clip_range"):
-            if not getattr(self, name) > 0:  # NaN too
-                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
-        for name in ("gamma", "gae_lambda"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
-        for name in ("ent_coef", "shaping"):
-            if not getattr(self, name) >= 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        _require_bounds(
+            self,
+            positive=("learning_rate", "clip_range"),
+            non_negative=("ent_coef", "shaping"),
+            unit=("gamma", "gae_lambda"),
+        )
         if self.threads is not None and self.threads < 1:
             raise ValueError(f"threads must be >= 1 or None, got {self.threads}")
         if self.shaping and self.calibration_games < 1:
