@@ -287,8 +287,14 @@ def _toml_value(value: Any) -> str:
 def write_preset(
     path: str | Path, name: str, agent: str, params: Mapping[str, Any], description: str
 ) -> None:
-    """Write (or append to) a TOML file of agent presets, as ``--agent-file`` reads them."""
+    """Write (or append to) a TOML file of agent presets, as ``--agent-file`` reads them.
+
+    Raises:
+        ValueError: If the file already holds a preset ``name`` (a second table of that name
+            would make the whole file invalid TOML), or is not TOML.
+    """
     path = Path(path)
+    check_preset_free(path, name)
     lines = [
         f"[{name}]",
         f"agent = {json.dumps(agent)}",
@@ -299,6 +305,29 @@ def write_preset(
     if path.exists():
         text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + text
     path.write_text(text, encoding="utf-8")
+
+
+def check_preset_free(path: str | Path, name: str) -> None:
+    """Refuse a preset name the file already holds, so that appending keeps it valid TOML.
+
+    Raises:
+        ValueError: Naming the file and the preset (and how to choose another), or saying
+            that an existing file is not TOML.
+    """
+    import tomllib
+
+    path = Path(path)
+    if not path.exists():
+        return
+    try:
+        tables = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path} is not valid TOML, so no preset can go in it: {exc}") from None
+    if name in tables:
+        raise ValueError(
+            f"{path} already has a preset [{name}]; choose another name with --name or "
+            "another file with --out"
+        )
 
 
 # ----------------------------------------------------------------------------- tuning a planner
@@ -414,12 +443,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _cmd_tune(args: argparse.Namespace) -> int:
     import stratagem.baselines.search.abstraction  # noqa: F401  (registers the SCSA planners)
+    from stratagem.baselines.agent import parse_agent_spec
 
     check_output_path(args.out, "--out")  # before the tuning, not after it
     space, fixed, options = load_space(args.space)
     agent = args.agent or options.get("agent")
     if not agent:
         raise ValueError("give the agent to tune with --agent or 'agent = ...' in the space file")
+    name, spec_params = parse_agent_spec(agent)
+    preset = args.name or f"tuned_{name}"
+    if args.out:
+        check_preset_free(args.out, preset)
     opponent = args.opponent or options.get("opponent") or "rule_based"
     config = parse_config(args.config)
     start = time.perf_counter()
@@ -440,14 +474,13 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         workers=args.workers,
         log=log,
     )
-    name = agent.partition(":")[0]
-    params = {**fixed, **result.best}
+    # The spec's own parameters (``mcts:budget=30``) were played in every game: keep them.
+    params = {**spec_params, **fixed, **result.best}
     print(
         f"best {name} parameters on {args.game}: {params} (estimated score {result.estimate:.3f})"
     )
     print(f"{len(result.history)} evaluations in {time.perf_counter() - start:.0f} s")
     if args.out:
-        preset = args.name or f"tuned_{name}"
         write_preset(
             args.out,
             preset,

@@ -164,7 +164,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument(
         "--players",
         default="human,rule_based",
-        help="comma-separated seat list: 'human' or an agent spec (default: human,rule_based)",
+        help="comma-separated seat list: 'human' or an agent spec, whose own key=value "
+        "parameters may follow it ('mcts:budget=500,c=1.4,human'; default: human,rule_based)",
     )
     play.add_argument(
         "--seed", type=non_negative_int, default=0, help="game and agent seed, >= 0 (default 0)"
@@ -177,7 +178,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from stratagem.envs.cli_options import parse_config
 
     game = make_game(args.game, **parse_config(args.config))
-    specs = [s.strip() for s in args.players.split(",")]
+    from stratagem.baselines.tournament.schedule import split_agent_list
+
+    specs = split_agent_list(args.players)
     if len(specs) != game.spec.num_players:
         raise ValueError(
             f"{game.spec.name} has {game.spec.num_players} seats, "

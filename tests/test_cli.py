@@ -118,6 +118,15 @@ def test_watch_agents_play_to_the_end():
     assert "result: player 0 (random)" in result.stdout
 
 
+def test_play_reads_agent_specs_with_several_parameters(capsys):
+    # Regression: --players was split at every comma, so "mcts:budget=20,c=2" made two seats.
+    argv = ["play", "kill_the_king", "-c", "map=k0 . .\n. . k1", "--quiet"]
+    assert main([*argv, "--players", "mcts:budget=20,c=2,rollout_length=3,end_turn"]) == 0
+    assert "player 0 (mcts:budget=20,c=2,rollout_length=3)" in capsys.readouterr().out
+    assert main([*argv, "--players", "mcts:budget=20,c=2"]) == 2
+    assert "2 seats, --players names 1" in capsys.readouterr().err
+
+
 def test_person_plays_with_bad_input():
     script = (
         "\n".join(

@@ -65,6 +65,35 @@ def test_space_file_and_preset_round_trip(tmp_path):
     assert presets["tuned_other"] == "mcts_u:c=0.5,rollouts=true"
 
 
+def test_a_preset_name_is_written_once(tmp_path):
+    # Regression: a second preset of the same name was appended, and the file stopped being TOML.
+    out = tmp_path / "tuned.toml"
+    nt.write_preset(out, "tuned_scsa", "scsa", {"c": 1.0}, "test")
+    with pytest.raises(ValueError, match=r"already has a preset \[tuned_scsa\]; .* --name"):
+        nt.write_preset(out, "tuned_scsa", "scsa", {"c": 2.0}, "test")
+    assert out.read_text().count("[tuned_scsa]") == 1
+    (tmp_path / "bad.toml").write_text("[x\n")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        nt.check_preset_free(tmp_path / "bad.toml", "tuned_scsa")
+
+
+def test_tune_cli_keeps_the_spec_parameters_and_checks_the_name_first(tmp_path, capsys):
+    from stratagem.cli import main
+    from stratagem.baselines.search.presets import load_agent_file
+
+    (tmp_path / "space.toml").write_text("[space]\nc = [0.5, 1.0]\n")
+    out = tmp_path / "tuned.toml"
+    argv = ["tune", "push_them_all", "-c", "map=pta", "-c", "max_rounds=3", "--space"]
+    argv += [str(tmp_path / "space.toml"), "--games", "2", "--iterations", "1"]
+    argv += ["--neighbours", "1", "--quiet", "--out", str(out)]
+    assert main([*argv, "--agent", "mcts:budget=20,rollout_length=3"]) == 0
+    spec = load_agent_file(out)["tuned_mcts"]
+    assert spec.startswith("mcts:budget=20,rollout_length=3,c=")  # played at budget 20
+    capsys.readouterr()
+    assert main([*argv, "--agent", "mcts:budget=20"]) == 2  # before any game is played
+    assert "already has a preset [tuned_mcts]" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

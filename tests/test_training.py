@@ -422,6 +422,10 @@ def test_train_cli_config_files_and_errors(tmp_path, capsys):
         == 2
     )
     assert "iterations must be >= 1" in capsys.readouterr().err
+    # the file names the game, so GAME may be left out (regression: it was still required)
+    again = tmp_path / "again.toml"
+    assert main(["train", "alphazero", "--config", str(path), "--save-config", str(again)]) == 0
+    assert again.read_text() == text
     assert main(["train", "ppo", "tictactoe_test", "--vec-env", "threads"]) == 2
     assert "vec_env must be" in capsys.readouterr().err
     path.write_text("bogus_option = 1\n")

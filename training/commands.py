@@ -88,7 +88,7 @@ def parse_train_args(algo: str, argv: Sequence[str]) -> TrainArgs:
     config_file = pre.parse_known_args(list(argv))[0].config
     values: dict[str, Any] = load_toml(config_file) if config_file else {}
     defaults = config_from_mapping(cls, values)
-    options = _options_class(cls, defaults, docstring_parser, tyro)
+    options = _options_class(cls, defaults, docstring_parser, tyro, game_given="game" in values)
     parsed = tyro.cli(
         options, args=list(argv), prog=f"stratagem train {algo}", registry=_registry(tyro)
     )
@@ -109,8 +109,13 @@ def parse_train_args(algo: str, argv: Sequence[str]) -> TrainArgs:
     return TrainArgs(config=config_from_mapping(cls, resolved), save_config=parsed.save_config)
 
 
-def _options_class(cls: type, defaults: Any, docstring_parser: Any, tyro: Any) -> type:
+def _options_class(
+    cls: type, defaults: Any, docstring_parser: Any, tyro: Any, *, game_given: bool = False
+) -> type:
     """The dataclass tyro parses: ``cls``'s fields with ``defaults``, plus game and file options.
+
+    GAME is required unless the config file names the game (``game_given``), which a saved
+    configuration does: ``stratagem train alphazero --config run.toml`` then trains it.
 
     The help of each field is the string written under it, read by ``docstring_parser`` (the
     library tyro itself uses) with its line breaks joined: tyro's own reading keeps the breaks
@@ -122,8 +127,9 @@ def _options_class(cls: type, defaults: Any, docstring_parser: Any, tyro: Any) -
         for p in docstring_parser.parse_from_object(cls).params
     }
     hints = typing.get_type_hints(cls)
+    game = Annotated[str, tyro.conf.Positional, arg(metavar="GAME", help=_GAME_HELP)]
     fields: list[tuple[str, Any, Any]] = [
-        ("game", Annotated[str, tyro.conf.Positional, arg(metavar="GAME", help=_GAME_HELP)]),
+        ("game", game, dataclasses.field(default=defaults.game)) if game_given else ("game", game),
         (
             "game_option",
             Annotated[
@@ -184,7 +190,10 @@ def _registry(tyro: Any) -> Any:
     return registry
 
 
-_GAME_HELP = "Game name (see 'stratagem games'); replaces the config file's game."
+_GAME_HELP = (
+    "Game name (see 'stratagem games'); replaces the config file's game, and may be left out "
+    "when that file names one."
+)
 _GAME_OPTION_HELP = (
     "Game option, repeatable (e.g. -c map=kwah); added to the config file's game_config."
 )
