@@ -78,8 +78,8 @@ def test_a_preset_name_is_written_once(tmp_path):
 
 
 def test_tune_cli_keeps_the_spec_parameters_and_checks_the_name_first(tmp_path, capsys):
-    from stratagem.cli import main
     from stratagem.baselines.search.presets import load_agent_file
+    from stratagem.cli import main
 
     (tmp_path / "space.toml").write_text("[space]\nc = [0.5, 1.0]\n")
     out = tmp_path / "tuned.toml"
