@@ -90,7 +90,7 @@ def test_protocol_same_levels_and_seeds_with_seats_switched() -> None:
     assert {(t.row, t.col) for t in gauntlet} == {("a", "c"), ("b", "c")}
 
 
-def test_bad_requests_fail_before_playing() -> None:
+def test_bad_requests_fail_before_playing(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="two different agents"):
         run_tournament("kill_the_king", ["random"], games=2, config=FAST)
     with pytest.raises(ValueError, match="unknown agent"):
@@ -105,6 +105,15 @@ def test_bad_requests_fail_before_playing() -> None:
             config={"map": "kwah:1"},
             maps=["kwah:2"],
         )
+    # Every map given is checked before the first game, also those no game of this run reaches
+    # (regression: kwah:51 failed after the games on kwah:49 and kwah:50 were played).
+    out = tmp_path / "maps.jsonl"
+    for games in (8, 2):
+        with pytest.raises(ValueError, match="unknown map 'kwah:51'"):
+            run_tournament(
+                "kill_the_king", ["random", "end_turn"], games=games, maps=["kwah:49-52"], out=out
+            )
+    assert not out.exists()
 
 
 def test_bad_workers_and_seeds_are_refused(capsys: pytest.CaptureFixture) -> None:

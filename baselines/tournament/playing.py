@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from stratagem.baselines.tournament.schedule import Task
 from stratagem.envs.core import Game, State
 from stratagem.envs.registry import make_game
 
-__all__ = ["end_statistics", "play_task"]
+__all__ = ["end_statistics", "game_of", "play_task"]
 
 
 def end_statistics(state: State) -> dict[str, Any]:
@@ -35,10 +35,15 @@ _GAMES: dict[str, Game] = {}
 
 def _game_for(task: Task) -> Game:
     """Games are immutable: build each configuration once per process."""
-    key = json.dumps([task.game, task.config], sort_keys=True)
+    return game_of(task.game, task.config)
+
+
+def game_of(name: str, config: Mapping[str, Any]) -> Game:
+    """The game ``name`` with ``config``, built once per process (games are immutable)."""
+    key = json.dumps([name, config], sort_keys=True)
     game = _GAMES.get(key)
     if game is None:
-        game = _GAMES[key] = make_game(task.game, **task.config)
+        game = _GAMES[key] = make_game(name, **config)
     return game
 
 

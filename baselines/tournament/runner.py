@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.baselines.agent import make_agent, parse_agent_spec
-from stratagem.baselines.tournament.playing import _game_for, end_statistics, play_task
+from stratagem.baselines.tournament.playing import (
+    _game_for,
+    end_statistics,
+    game_of,
+    play_task,
+)
 from stratagem.baselines.tournament.records import _append, read_results
 from stratagem.baselines.tournament.schedule import expand_maps, make_tasks
 from stratagem.baselines.tournament.summary import TournamentResult
@@ -113,6 +118,8 @@ def run_tournament(
         level_seeds=level_seeds,
     )
     probe = _game_for(tasks[0])
+    for name in dict.fromkeys(maps or ()):  # every map given, not only the first games' maps
+        game_of(game, {**(config or {}), "map": name})
     if symmetric:
         _check_symmetric(probe, tie_break)
     for spec in {**named, **(opponents or {})}.values():
