@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 from collections import deque
 from collections.abc import Iterator, Sequence
 from types import ModuleType
@@ -39,6 +40,7 @@ from stratagem.baselines.tournament import Task, play_task
 __all__ = [
     "RAY_EXTRA",
     "MissingExtraError",
+    "check_reachable",
     "import_ray",
     "play_on_ray",
     "ray_session",
@@ -87,6 +89,8 @@ def ray_session(address: str | None = None, *, num_cpus: int | None = None) -> I
 
     Raises:
         MissingExtraError: If Ray is not installed.
+        ConnectionError: If nothing answers at ``address`` (Ray itself would wait for minutes,
+            printing only its own timeout warnings).
     """
     ray = import_ray()
     if ray.is_initialized():
@@ -94,6 +98,7 @@ def ray_session(address: str | None = None, *, num_cpus: int | None = None) -> I
         return
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address:
+        check_reachable(address)
         ray.init(address=address, logging_level=logging.WARNING)
         _log.info("joined the Ray cluster at %s", address)
     else:
@@ -109,6 +114,27 @@ def ray_session(address: str | None = None, *, num_cpus: int | None = None) -> I
         yield ray
     finally:
         ray.shutdown()
+
+
+def check_reachable(address: str, *, timeout: float = 5.0) -> None:
+    """Fail at once when no server listens at a Ray address's ``host:port``.
+
+    ``auto``, ``local`` and addresses without a port are left to Ray, which resolves them.
+
+    Raises:
+        ConnectionError: Naming the address, the cause and how to start a cluster.
+    """
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ConnectionError(
+            f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
+            "'ray start --head' and pass the address it prints, or leave --ray-address out to "
+            "start Ray on this machine"
+        ) from None
 
 
 def play_on_ray(

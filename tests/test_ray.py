@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -105,6 +106,26 @@ def test_without_ray_training_names_the_extra(monkeypatch):
         AlphaZeroConfig(game="tictactoe_test", ray_address="10.0.0.1:6379").validate()
     with pytest.raises(ValueError, match="needs backend 'ray'"):
         run_tournament("kill_the_king", ["random", "end_turn"], games=2, ray_address="x:1")
+
+
+def test_an_address_where_nothing_listens_fails_at_once(tmp_path, capsys):
+    # Regression: Ray waited for minutes, printing only its own GCS timeout warnings.
+    pytest.importorskip("ray", reason="Ray is optional: pip install 'stratagem[distributed]'")
+    from stratagem.baselines.ray_backend import ray_session
+
+    with socket.socket() as probe:  # a port nothing listens on once this socket is closed
+        probe.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{probe.getsockname()[1]}"
+    start = time.monotonic()
+    argv = ["tournament", "kill_the_king", "--agents", "random,end_turn", "--games", "2"]
+    argv += ["-c", "map=kwah:3", "--backend", "ray", "--ray-address", address, "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "r.jsonl")]) == 2
+    assert f"no Ray cluster answers at {address}" in capsys.readouterr().err
+    with pytest.raises(ConnectionError, match="ray start --head"):  # training's way in
+        with ray_session(f"ray://{address}"):
+            pass
+    assert time.monotonic() - start < 30
+    assert not list(tmp_path.iterdir())
 
 
 def test_tournament_on_ray_gives_the_local_records_and_resumes(cluster, tmp_path, capsys):

@@ -95,9 +95,11 @@ def run_tournament(
     if ray_address and backend != "ray":
         raise ValueError("a Ray address needs backend 'ray' (--backend ray)")
     if backend == "ray":
-        from stratagem.baselines.ray_backend import import_ray
+        from stratagem.baselines.ray_backend import check_reachable, import_ray
 
         import_ray()  # without the extra, say so before anything else
+        if ray_address:
+            check_reachable(ray_address)
     named = _named(agents)
     opponents = _named(against) if against else None
     if maps:
