@@ -255,6 +255,7 @@ def test_imitate_opponent_stores_the_baselines_decisions_too(tmp_path):
     ]
     # the opponent's unforced decisions, one-hot on the action it played, beside the network's
     assert buffer.size > metrics["selfplay/positions"] and len(imitated) > 0
+    assert metrics["selfplay/stored_positions"] == buffer.size
     assert buffer.size == metrics["selfplay/positions"] + round(
         metrics["selfplay/imitated_share"] * buffer.size
     )
@@ -274,6 +275,7 @@ def test_demonstration_games_store_every_unforced_decision_of_the_baseline(tmp_p
     # the baseline played both seats of every game: nothing was searched, all is imitated
     assert metrics["selfplay/positions"] == 0 and metrics["selfplay/opponent_share"] == 1.0
     assert buffer.size > 0 and metrics["selfplay/imitated_share"] == 1.0
+    assert metrics["selfplay/stored_positions"] == buffer.size  # the log says what was stored
     for i in range(buffer.size):
         assert len(buffer.actions[i]) > 1  # forced moves are not stored
         assert np.count_nonzero(buffer.policies[i]) == 1 and buffer.policies[i].max() == 1.0

@@ -216,12 +216,18 @@ def make_batch_evaluator(
     return softmax_evaluator(network_forward(net, device, frozen=frozen, graphs=graphs))
 
 
-def _store(buffer: ReplayBuffer, done: FinishedGame, targets: list[float]) -> None:
-    """Add a finished game's decisions to ``buffer`` and its value targets to ``targets``."""
+def _store(buffer: ReplayBuffer, done: FinishedGame, targets: list[float]) -> int:
+    """Add a finished game's decisions to ``buffer`` and its value targets to ``targets``.
+
+    Returns:
+        How many positions entered the buffer (searched ones, and the baseline's stored by
+        ``imitate_opponent`` or ``demonstration_share``).
+    """
     for obs, actions, pol, value in done.positions:
         buffer.add(obs, actions, pol, value)
         if value is not None:
             targets.append(float(value[0]))
+    return len(done.positions)
 
 
 def uses_batched_selfplay(config: AlphaZeroConfig, device: torch.device) -> bool:
@@ -255,6 +261,12 @@ def self_play(
     :class:`~stratagem.training.ray_actors.RaySelfPlay`): Ray actors play them, stored likewise.
     """
     targets: list[float] = []
+    stored = 0
+
+    def store_game(done: FinishedGame) -> None:
+        nonlocal stored
+        stored += _store(buffer, done, targets)
+
     seeds = [int(s) for s in rng.integers(2**31, size=config.games_per_iteration)]
     cpu_start, start = cpu_seconds(), time.perf_counter()
     if ray_pool is not None:
@@ -266,11 +278,11 @@ def self_play(
             on_game=None if bar is None else bar.update,
         )
         for done in finished:
-            _store(buffer, done, targets)
+            store_game(done)
     elif config.actors == 1:
 
         def store(done: FinishedGame) -> None:
-            _store(buffer, done, targets)
+            store_game(done)
             if bar is not None:
                 bar.update(1)
 
@@ -310,7 +322,7 @@ def self_play(
             on_game=None if bar is None else bar.update,
         )
         for done in finished:
-            _store(buffer, done, targets)
+            store_game(done)
     seconds = time.perf_counter() - start
     cpu = cpu_seconds() - cpu_start
     diag.targets = targets
@@ -320,6 +332,7 @@ def self_play(
         "selfplay/leaf_evals_per_s": diag.evaluated / seconds,
         "selfplay/games": float(diag.games),
         "selfplay/positions": float(diag.positions),
+        "selfplay/stored_positions": float(stored),
         "selfplay/seconds": seconds,
         "selfplay/cpu_seconds": cpu,
     }
