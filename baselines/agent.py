@@ -20,6 +20,7 @@ The tables are imported together, once, the first time an agent is built or list
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -145,6 +146,23 @@ def agent_names() -> dict[str, str]:
     return {k: v[1] for k, v in sorted(_AGENTS.items())}
 
 
+def constructor_keywords(cls: type) -> set[str]:
+    """The keywords the constructors along ``cls``'s MRO take, beside ``game`` and ``config``.
+
+    Error messages list them, so that a misspelt parameter in an agent spec is answered with
+    the right spelling.
+    """
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is object:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+                names.add(p.name)
+    return names - {"self", "game", "config"}
+
+
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``"mcts:budget=2000,c=1.414"`` into ``("mcts", {"budget": 2000, "c": 1.414})``.
 
@@ -206,9 +224,10 @@ def make_agent(spec: str | Agent, game: Game, **overrides: Any) -> Agent:
     except TypeError as exc:
         bad = _UNEXPECTED_KEYWORD.search(str(exc))
         if bad and bad.group(1) in overrides and bad.group(1) not in spec_keys:
+            accepts = str(exc).partition(" (it accepts:")[2]
             raise TypeError(
                 f"make_agent() got an unexpected keyword argument {bad.group(1)!r} "
-                f"for agent {name!r}"
+                f"for agent {name!r}" + (f" (it accepts:{accepts}" if accepts else "")
             ) from exc
         raise ValueError(f"agent {spec!r}: {exc}") from exc
 

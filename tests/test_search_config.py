@@ -49,8 +49,16 @@ def game() -> KillTheKingGame:
 
 @pytest.mark.parametrize("cls", PLANNERS, ids=lambda c: c.name)
 def test_unknown_keyword_is_a_type_error_naming_it(cls: type, game: KillTheKingGame) -> None:
-    with pytest.raises(TypeError, match="budgte"):
+    with pytest.raises(TypeError, match=r"'budgte' \(it accepts: ") as caught:
         cls(game, budgte=5)
+    # the list names what the planner takes, every name of it and no other
+    accepts = str(caught.value).split("(it accepts: ")[1].rstrip(")").split(", ")
+    assert "budget" in accepts
+    for name in accepts:
+        try:
+            cls(game, **{name: None})
+        except (TypeError, ValueError) as exc:
+            assert "unexpected keyword" not in str(exc), (name, exc)
 
 
 @pytest.mark.parametrize(

@@ -260,6 +260,16 @@ def test_a_file_that_is_no_checkpoint_gets_our_message_with_torchs_error_as_its_
     assert err.value.__cause__ is not None  # torch's error stays attached
 
 
+def test_a_misspelt_network_agent_parameter_is_answered_with_what_it_takes():
+    game = make_game("tictactoe_test")
+    with pytest.raises(ValueError, match=r"'sims' \(it accepts: algorithm, c_puct, checkpoint"):
+        make_agent("alphazero:checkpoint=pretrained,sims=3", game)
+    with pytest.raises(TypeError, match=r"'sims' for agent 'alphazero' \(it accepts: "):
+        make_agent("alphazero", game, checkpoint="pretrained", sims=3)
+    with pytest.raises(ValueError, match=r"PPOAgent\(\) .* 'mdl' \(it accepts: deterministic"):
+        make_agent("ppo:mdl=x.zip", game)
+
+
 def test_alphazero_agent_plays_on_one_torch_thread_unless_told(tmp_path):
     """torch's one thread per core made a decision ~80x slower on a busy 2-core machine."""
     game = make_game("kill_the_king", map="small:2")

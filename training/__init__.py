@@ -23,7 +23,17 @@ def _lazy(name: str, cls: str, extra_hint: str) -> Callable[..., Any]:
             from stratagem.training import agents
         except ImportError as exc:
             raise ValueError(f"agent {name!r} needs the train extra ({extra_hint}): {exc}") from exc
-        return getattr(agents, cls)(game, **params)
+        from stratagem.baselines.agent import constructor_keywords
+
+        klass = getattr(agents, cls)
+        takes = constructor_keywords(klass)
+        unknown = sorted(set(params) - takes)
+        if unknown:  # as Python words it, with what it takes: a spec's typo is then plain
+            raise TypeError(
+                f"{cls}() got an unexpected keyword argument {unknown[0]!r} "
+                f"(it accepts: {', '.join(sorted(takes))})"
+            )
+        return klass(game, **params)
 
     return factory
 

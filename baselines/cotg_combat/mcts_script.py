@@ -176,7 +176,7 @@ class ScriptMCTSAgent(TurnPlanAgent):
     ) -> None:
         super().__init__(game, clock=clock)
         who = type(self).name
-        config = configure(type(self).__name__, who, self.options, self.defaults, config, options)
+        config = configure(type(self), who, self.options, self.defaults, config, options)
         check_int(who, "playout_turns", playout_turns, 1, optional=True)
         check_int(who, "samples", samples, 0)
         check_flag(who, "hp", hp)

@@ -117,7 +117,7 @@ class PGSAgent(TurnPlanAgent):
         super().__init__(game, clock=clock)
         who = type(self).name
         config = configure(
-            type(self).__name__,
+            type(self),
             who,
             self.options,
             self.defaults,

@@ -239,7 +239,7 @@ class _Searcher(TurnPlayer):
         self.name = name or type(self).__name__
         who = f"prismata {self.name}"
         config = configure(
-            type(self).__name__,
+            type(self),
             who,
             self.options,
             self.defaults,

@@ -231,7 +231,7 @@ class SearchAgent(BaseAgent):
                 planner does not take.
         """
         return configure(
-            type(self).__name__,
+            type(self),
             self.name,
             self.options,
             self.defaults,

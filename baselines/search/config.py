@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratagem.baselines.agent import Evaluator
+from stratagem.baselines.agent import Evaluator, constructor_keywords
 
 __all__ = [
     "OPPONENT_MODELS",
@@ -185,7 +185,7 @@ _BASE = SearchConfig()
 
 
 def configure(
-    owner: str,
+    owner: type,
     planner: str,
     takes: frozenset[str],
     defaults: SearchConfig,
@@ -201,7 +201,9 @@ def configure(
     goes through this, so they all refuse the same things the same way.
 
     Args:
-        owner: The class name, for ``TypeError`` messages as a Python signature words them.
+        owner: The planner's class: its name words ``TypeError`` messages as a Python
+            signature would, and its constructors' keywords join ``takes`` in the list of what
+            it accepts.
         planner: The planner's name, first word of ``ValueError`` messages.
         takes: The fields the planner takes as keywords.
         defaults: The planner's defaults; the fields outside ``takes`` stay as they are there.
@@ -218,12 +220,17 @@ def configure(
     """
     unknown = sorted(set(options) - takes)
     if unknown:
-        raise TypeError(f"{owner}() got an unexpected keyword argument {unknown[0]!r}")
+        accepts = ", ".join(sorted(takes | constructor_keywords(owner)))
+        raise TypeError(
+            f"{owner.__name__}() got an unexpected keyword argument {unknown[0]!r} "
+            f"(it accepts: {accepts})"
+        )
     if config is None:
         config = dataclasses.replace(defaults, planner=planner, **options)
     elif options:
         raise TypeError(
-            f"{owner}(): give a SearchConfig or keywords, not both ({', '.join(sorted(options))})"
+            f"{owner.__name__}(): give a SearchConfig or keywords, not both "
+            f"({', '.join(sorted(options))})"
         )
     # Options the planner does not take are its own settings (SCSA always rolls out).
     fixed = {
