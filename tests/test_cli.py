@@ -29,6 +29,14 @@ def test_games_lists_facts(capsys):
     assert main(["games", "--json"]) == 0
     rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
     assert rows["kill_the_king"]["options"] == {"map": "default", "max_rounds": 99}
+    # one game, in a configuration: the shapes a network for that board needs
+    assert main(["games", "kill_the_king", "-c", "map=small", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["observation_shape"] == [12, 12, 17] and row["options"]["map"] == "small"
+    assert main(["games", "kill_the_king", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["games", "-c", "map=small"]) == 2
+    assert "describe one game" in capsys.readouterr().err
 
 
 def test_bench_writes_json(tmp_path, capsys):
