@@ -176,6 +176,9 @@ def test_init_network_of_another_game_or_architecture_is_refused(tmp_path):
     init = str(tmp_path / "a" / "final.pt")
     with pytest.raises(ValueError, match="another architecture"):
         alphazero.train(az_config(tmp_path / "b", filters=8, init_network=init, **small))
+    # resuming a run with another size says what differs and how to go on
+    with pytest.raises(ValueError, match=r"filters .* there, 8 here\); resume it with"):
+        alphazero.train(az_config(tmp_path / "a", filters=8, **{**small, "iterations": 2}))
     with pytest.raises(ValueError, match="no checkpoint at"):
         alphazero.train(az_config(tmp_path / "c", init_network=str(tmp_path / "x.pt"), **small))
     with pytest.raises(ValueError, match="no pretrained network ships for tictactoe_test"):

@@ -578,7 +578,17 @@ def _train(config: AlphaZeroConfig, ray_pool: Any) -> dict[str, Any]:
                 f"{data['game_config']}, not {config.game} {full_game_config}"
             )
         if _architecture(data["config"]) != _architecture(config_dict):
-            raise ValueError(f"{ckpt_path} holds a network of another architecture or size")
+            theirs, ours = _architecture(data["config"]), _architecture(config_dict)
+            differs = ", ".join(
+                f"{k} {theirs[i]!r} there, {ours[i]!r} here"
+                for i, k in enumerate(_ARCHITECTURE)
+                if theirs[i] != ours[i]
+            )
+            raise ValueError(
+                f"{ckpt_path} holds a network of another architecture ({differs}); resume it "
+                "with the options it was started with (its config.toml: --config), or start a "
+                "new run with another --out-dir or --no-resume"
+            )
         net.load_state_dict(data["network"])
         optimizer.load_state_dict(data["optimizer"])
         buffer_file = data.get("buffer_file")
