@@ -657,6 +657,10 @@ def test_observation_shape_and_plane_contents():
 def test_bad_configuration_is_rejected_with_a_clear_error():
     with pytest.raises(ValueError, match="unknown faction"):
         make_game("terra_mystica", factions="hobbits,engineers")
+    with pytest.raises(ValueError, match="unknown faction 'elves'"):  # not "1 factions given"
+        make_game("terra_mystica", factions="elves")
+    with pytest.raises(ValueError, match=r"1 factions given for 2 players \(witches\)"):
+        make_game("terra_mystica", factions="witches")
     with pytest.raises(ValueError, match="share a home terrain"):
         make_game("terra_mystica", factions="halflings,cultists")
     with pytest.raises(ValueError, match="6 tiles"):

@@ -246,9 +246,12 @@ class TerraMysticaGame(Game):
             if names is None:
                 self.fixed_factions = None
             else:
+                ids = tuple(faction_id(x) for x in names)  # an unknown name is the first error
                 if len(names) != n:
-                    raise ValueError(f"terra_mystica: {len(names)} factions given for {n} players")
-                ids = tuple(faction_id(x) for x in names)
+                    raise ValueError(
+                        f"terra_mystica: {len(names)} factions given for {n} players "
+                        f"({', '.join(names)}); give one per player, comma-separated"
+                    )
                 homes = [FACTIONS[i].home for i in ids]
                 if len(set(homes)) != n:
                     raise ValueError(
