@@ -291,15 +291,20 @@ def train(config: PPOConfig) -> dict[str, Any]:
         def _on_rollout_end(self) -> None:
             # one line per rollout even without a progress bar: the log of a background run
             infos = list(self.model.ep_info_buffer or [])
-            reward = float(np.mean([i["r"] for i in infos])) if infos else float("nan")
-            length = float(np.mean([i["l"] for i in infos])) if infos else float("nan")
+            episodes = (
+                "episode reward {:.3f}, length {:.1f}".format(
+                    float(np.mean([i["r"] for i in infos])),
+                    float(np.mean([i["l"] for i in infos])),
+                )
+                if infos
+                else "no episode ended yet"  # not "nan": nothing went wrong
+            )
             elapsed = time.perf_counter() - start
             log.info(
-                "ppo %d/%d steps: episode reward %.3f, length %.1f, %.1f steps/s",
+                "ppo %d/%d steps: %s, %.1f steps/s",
                 self.num_timesteps,
                 config.total_timesteps,
-                reward,
-                length,
+                episodes,
                 (self.num_timesteps - done_before) / max(elapsed, 1e-9),
             )
 
