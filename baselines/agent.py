@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -146,12 +146,8 @@ def agent_names() -> dict[str, str]:
     return {k: v[1] for k, v in sorted(_AGENTS.items())}
 
 
-def constructor_keywords(cls: type) -> set[str]:
-    """The keywords the constructors along ``cls``'s MRO take, beside ``game`` and ``config``.
-
-    Error messages list them, so that a misspelt parameter in an agent spec is answered with
-    the right spelling.
-    """
+def _constructor_keywords(cls: type) -> set[str]:
+    """The keywords the constructors along ``cls``'s MRO take, beside ``game`` and ``config``."""
     names: set[str] = set()
     for klass in cls.__mro__:
         init = klass.__dict__.get("__init__")
@@ -161,6 +157,33 @@ def constructor_keywords(cls: type) -> set[str]:
             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
                 names.add(p.name)
     return names - {"self", "game", "config"}
+
+
+def refuse_unknown_keywords(
+    owner: type, given: Iterable[str], takes: Iterable[str] | None = None
+) -> None:
+    """Refuse keywords outside ``takes`` as Python words it, listing what ``owner`` accepts.
+
+    The list (``takes`` and the keywords of ``owner``'s constructors) answers a misspelt
+    parameter in an agent spec with the right spelling.
+
+    Args:
+        owner: The class the keywords are for.
+        given: The keywords given.
+        takes: The keywords allowed (``None``: those of ``owner``'s constructors).
+
+    Raises:
+        TypeError: Naming the first unknown keyword and what ``owner`` accepts.
+    """
+    constructors = _constructor_keywords(owner)
+    allowed = constructors if takes is None else set(takes)
+    unknown = sorted(set(given) - allowed)
+    if unknown:
+        accepts = ", ".join(sorted(allowed | constructors))
+        raise TypeError(
+            f"{owner.__name__}() got an unexpected keyword argument {unknown[0]!r} "
+            f"(it accepts: {accepts})"
+        )
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -175,11 +175,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from stratagem.baselines.tournament.schedule import split_agent_list
     from stratagem.envs.cli_options import parse_config
 
     game = make_game(args.game, **parse_config(args.config))
-    from stratagem.baselines.tournament.schedule import split_agent_list
-
     specs = split_agent_list(args.players)
     if len(specs) != game.spec.num_players:
         raise ValueError(

@@ -23,16 +23,10 @@ def _lazy(name: str, cls: str, extra_hint: str) -> Callable[..., Any]:
             from stratagem.training import agents
         except ImportError as exc:
             raise ValueError(f"agent {name!r} needs the train extra ({extra_hint}): {exc}") from exc
-        from stratagem.baselines.agent import constructor_keywords
+        from stratagem.baselines.agent import refuse_unknown_keywords
 
         klass = getattr(agents, cls)
-        takes = constructor_keywords(klass)
-        unknown = sorted(set(params) - takes)
-        if unknown:  # as Python words it, with what it takes: a spec's typo is then plain
-            raise TypeError(
-                f"{cls}() got an unexpected keyword argument {unknown[0]!r} "
-                f"(it accepts: {', '.join(sorted(takes))})"
-            )
+        refuse_unknown_keywords(klass, params)  # the message lists what it accepts
         return klass(game, **params)
 
     return factory

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stratagem.baselines.agent import Evaluator, constructor_keywords
+from stratagem.baselines.agent import Evaluator, refuse_unknown_keywords
 
 __all__ = [
     "OPPONENT_MODELS",
@@ -218,13 +218,7 @@ def configure(
         ValueError: For a bad value (naming it), a ``config`` that sets an option the planner
             does not take, or nothing bounding the search.
     """
-    unknown = sorted(set(options) - takes)
-    if unknown:
-        accepts = ", ".join(sorted(takes | constructor_keywords(owner)))
-        raise TypeError(
-            f"{owner.__name__}() got an unexpected keyword argument {unknown[0]!r} "
-            f"(it accepts: {accepts})"
-        )
+    refuse_unknown_keywords(owner, options, takes)
     if config is None:
         config = dataclasses.replace(defaults, planner=planner, **options)
     elif options:

@@ -33,11 +33,6 @@ def end_statistics(state: State) -> dict[str, Any]:
 _GAMES: dict[str, Game] = {}
 
 
-def _game_for(task: Task) -> Game:
-    """Games are immutable: build each configuration once per process."""
-    return game_of(task.game, task.config)
-
-
 def game_of(name: str, config: Mapping[str, Any]) -> Game:
     """The game ``name`` with ``config``, built once per process (games are immutable)."""
     key = json.dumps([name, config], sort_keys=True)
@@ -76,7 +71,7 @@ def play_task(task: Task) -> dict[str, Any]:
     Raises:
         RuntimeError: If an agent fails; the message names the agent, game and seed.
     """
-    game = _game_for(task)
+    game = game_of(task.game, task.config)
     agents = [make_agent(spec, game) for spec in task.specs]
     for agent in agents:
         agent.reset()

@@ -18,12 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from stratagem.baselines.agent import make_agent, parse_agent_spec
-from stratagem.baselines.tournament.playing import (
-    _game_for,
-    end_statistics,
-    game_of,
-    play_task,
-)
+from stratagem.baselines.tournament.playing import end_statistics, game_of, play_task
 from stratagem.baselines.tournament.records import _append, read_results
 from stratagem.baselines.tournament.schedule import expand_maps, make_tasks
 from stratagem.baselines.tournament.summary import TournamentResult
@@ -119,7 +114,7 @@ def run_tournament(
         seed=seed,
         level_seeds=level_seeds,
     )
-    probe = _game_for(tasks[0])
+    probe = game_of(tasks[0].game, tasks[0].config)
     for name in dict.fromkeys(maps or ()):  # every map given, not only the first games' maps
         game_of(game, {**(config or {}), "map": name})
     if symmetric:
